@@ -1,0 +1,42 @@
+"""standoff: a fast, DATC 3.0 compliant Diplomacy adjudicator built for variants.
+
+The rules core (this package minus ``cli``) uses only the standard library.
+"""
+
+from .adjudicator import PhaseResult, adjudicate
+from .errors import (
+    CorruptGameError,
+    IllegalOrderError,
+    InvalidOrderError,
+    NotationError,
+    StandoffError,
+)
+from .geography import Board, Province, Terrain, UnitType
+from .options import Options
+from .orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Remove,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Waive,
+)
+from .phase import Phase, PhaseKind
+from .position import Dislodged, Position, Unit
+from .results import OrderResult, Reason
+from .variant import Variant, load_variant
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Board", "Build", "Convoy", "CorruptGameError", "Disband", "Dislodged", "Hold",
+    "IllegalOrderError", "InvalidOrderError", "Move", "NotationError", "Options", "Order",
+    "OrderResult", "Phase", "PhaseKind", "PhaseResult", "Position", "Province", "Reason",
+    "Remove", "Retreat", "StandoffError", "SupportHold", "SupportMove", "Terrain", "Unit",
+    "UnitType", "Variant", "Waive", "adjudicate", "load_variant",
+]

@@ -1,0 +1,195 @@
+"""One phase in, the next position out.
+
+:func:`adjudicate` is the single entry point of the rules core: it reads the
+orders (text or :class:`Order`), sorts out the invalid and the illegal ones,
+adjudicates the phase, and works out the next phase, skipping a retreat phase
+nobody needs and an adjustment phase with nothing to adjust, and updating
+centre ownership after the last season of the year.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .adjustments import adjudicate_adjustments, adjustment_counts
+from .errors import IllegalOrderError, InvalidOrderError, StandoffError
+from .geography import province_of
+from .legality import check_movement_order
+from .movement import MovementAdjudicator
+from .notation import parse_order
+from .options import DEFAULT, Options
+from .orders import Disband, Order, Remove
+from .phase import Phase, PhaseKind
+from .position import Dislodged, Position, Unit
+from .results import OrderResult, Reason
+from .retreats import adjudicate_retreats, check_retreat, retreat_options
+from .variant import Variant, load_variant
+
+OrdersInput = Mapping[str, Iterable["Order | str"]]
+
+
+@dataclass(slots=True)
+class PhaseResult:
+    """The outcome of one phase: per-order results and the position after it."""
+
+    position: Position
+    results: list[OrderResult]
+    next_position: Position
+    #: units disbanded because they were dislodged with nowhere to retreat
+    disbanded: list[Unit] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "phase": self.position.phase.name(load_variant(self.position.variant).calendar),
+            "results": [r.to_dict() for r in self.results],
+            "disbanded": [f"{u.power} {u}" for u in self.disbanded],
+            "next": self.next_position.to_dict(),
+        }
+
+
+def read_orders(
+    variant: Variant, orders: OrdersInput
+) -> tuple[dict[str, list[Order]], list[OrderResult]]:
+    """Parse text orders; unreadable ones become INVALID results (never exceptions)."""
+    parsed: dict[str, list[Order]] = {}
+    bad: list[OrderResult] = []
+    for power_name, items in orders.items():
+        try:
+            power = variant.power(power_name)
+        except StandoffError as exc:
+            for item in items:
+                bad.append(OrderResult(power_name, None, False, Reason.INVALID,
+                                       detail=str(exc), text=str(item)))
+            continue
+        out = parsed.setdefault(power, [])
+        for item in items:
+            if isinstance(item, Order):
+                out.append(item)
+                continue
+            try:
+                out.append(parse_order(item, variant))
+            except InvalidOrderError as exc:
+                bad.append(OrderResult(power, None, False, Reason.INVALID, detail=exc.reason,
+                                       text=item))
+    return parsed, bad
+
+
+def adjudicate(
+    position: Position, orders: OrdersInput, options: Options = DEFAULT,
+    variant: Variant | None = None,
+) -> PhaseResult:
+    """Adjudicate ``position``'s phase with ``orders`` (power -> orders)."""
+    v = variant or load_variant(position.variant)
+    parsed, results = read_orders(v, orders)
+    kind = position.phase.kind
+    if kind is PhaseKind.MOVEMENT:
+        return _movement(v, position, parsed, results, options)
+    if kind is PhaseKind.RETREAT:
+        return _retreat(v, position, parsed, results, options)
+    return _adjustment(v, position, parsed, results, options)
+
+
+def _movement(v: Variant, position: Position, parsed: dict[str, list[Order]],
+              results: list[OrderResult], options: Options) -> PhaseResult:
+    board = v.board_at(position.phase)
+    units = list(position.units)
+    index = {u.province: i for i, u in enumerate(units)}
+    legal: list[Order | None] = [None] * len(units)
+    for power, items in parsed.items():
+        for order in items:
+            try:
+                checked = check_movement_order(board, position, power, order, options)
+            except IllegalOrderError as exc:
+                results.append(OrderResult(power, order, False, Reason.ILLEGAL,
+                                           detail=exc.reason))
+                continue
+            legal[index[province_of(checked.location)]] = checked  # a later order replaces
+    adj = MovementAdjudicator(board, units, legal, options)
+    outcome = adj.run()
+    results.extend(r for r, o in zip(outcome.results, legal, strict=True) if o is not None)
+    occupied = {u.province for u in outcome.units}
+    keep: list[Dislodged] = []
+    gone: list[Unit] = []
+    for d in outcome.dislodged:
+        if retreat_options(board, d, occupied, outcome.contested, options):
+            keep.append(d)
+        else:
+            gone.append(d.unit)
+    phase = position.phase
+    if keep:
+        nxt = Position(v.name, phase.next_retreat(), tuple(outcome.units), position.centres,
+                       tuple(keep), outcome.contested)
+    else:
+        nxt = _after_turn(v, position, outcome.units)
+    return PhaseResult(position, results, nxt, gone)
+
+
+def _retreat(v: Variant, position: Position, parsed: dict[str, list[Order]],
+             results: list[OrderResult], options: Options) -> PhaseResult:
+    board = v.board_at(position.phase)
+    occupied = {u.province for u in position.units}
+    by_prov = {d.unit.province: d for d in position.dislodged}
+    allowed = {p: retreat_options(board, d, occupied, position.contested, options)
+               for p, d in by_prov.items()}
+    legal: dict[str, Order] = {}
+    for power, items in parsed.items():
+        for order in items:
+            d = by_prov.get(province_of(order.location))
+            try:
+                if d is None:
+                    raise IllegalOrderError(str(order), "no dislodged unit in "
+                                            f"{province_of(order.location).upper()}")
+                if d.unit.power != power:
+                    raise IllegalOrderError(str(order), f"the dislodged unit in "
+                                            f"{d.unit.province.upper()} belongs to {d.unit.power}")
+                legal[d.unit.province] = check_retreat(board, d, allowed[d.unit.province],
+                                                       order, options)
+            except IllegalOrderError as exc:
+                results.append(OrderResult(power, order, False, Reason.ILLEGAL,
+                                           detail=exc.reason))
+    res, arrived = adjudicate_retreats(position.dislodged, legal)
+    results.extend(res)
+    units = list(position.units) + arrived
+    nxt = _after_turn(v, position, units)
+    gone = [d.unit for d in position.dislodged
+            if not any(r.success and r.order is not None and r.order.location == d.unit.location
+                       and r.order.kind == "retreat" for r in res)]
+    return PhaseResult(position, results, nxt, gone)
+
+
+def _adjustment(v: Variant, position: Position, parsed: dict[str, list[Order]],
+                results: list[OrderResult], options: Options) -> PhaseResult:
+    normal = {p: [Remove(o.unit, o.location) if isinstance(o, Disband) else o for o in items]
+              for p, items in parsed.items()}
+    res, units = adjudicate_adjustments(v, position, normal, options)
+    results.extend(res)
+    nxt = Position(v.name, position.phase.next_after_turn(v.calendar), tuple(units),
+                   position.centres)
+    return PhaseResult(position, results, nxt)
+
+
+def _after_turn(v: Variant, position: Position, units: list[Unit]) -> Position:
+    """The phase after a season's movement/retreats, skipping empty adjustments."""
+    phase = position.phase
+    centres = position.centres
+    if phase.is_last_season(v.calendar):
+        centres = update_centres(v, position.phase, units, centres)
+    nxt_phase = Phase(phase.year, phase.season, PhaseKind.MOVEMENT).next_after_turn(v.calendar)
+    nxt = Position(v.name, nxt_phase, tuple(units), centres)
+    if nxt_phase.kind is PhaseKind.ADJUSTMENT and not adjustment_counts(v, nxt):
+        nxt = Position(v.name, nxt_phase.next_after_turn(v.calendar), tuple(units), centres)
+    return nxt
+
+
+def update_centres(v: Variant, phase: Phase, units: Iterable[Unit],
+                   centres: Mapping[str, str]) -> dict[str, str]:
+    """Occupied supply centres change hands; empty ones keep their owner."""
+    board = v.board_at(phase)
+    out = dict(centres)
+    for u in units:
+        prov = u.province
+        if board.provinces[prov].supply_centre:
+            out[prov] = u.power
+    return out

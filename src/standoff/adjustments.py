@@ -1,0 +1,224 @@
+"""Adjustment phase: builds, removals, waives and civil disorder.
+
+Counts: a power with more centres than units may build (in its owned, empty
+home centres); with fewer it must remove the difference. The first legal
+orders are used, extra ones fail (DATC 4.D.4-4.D.6). Missing removals are
+chosen by the civil-disorder rule: by default the 2023 rulebook's (the unit
+farthest from any owned centre, counting moves over land and sea for every
+unit; ties: fleets first, then alphabetical by English name, DATC 6.J).
+Missing builds are simply not made (DATC 4.D.7: builds may be waived).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Mapping, Sequence
+
+from .errors import IllegalOrderError
+from .geography import Board, UnitType, province_of
+from .options import Options
+from .orders import Build, Disband, Order, Remove, Waive
+from .position import Position, Unit
+from .results import OrderResult, Reason
+from .variant import Variant
+
+
+def adjustment_counts(variant: Variant, position: Position) -> dict[str, int]:
+    """power -> builds (positive) or removals (negative) due; zero entries omitted."""
+    centres = position.centre_counts()
+    units: dict[str, int] = {}
+    for u in position.units:
+        units[u.power] = units.get(u.power, 0) + 1
+    out = {}
+    for p in variant.powers:
+        delta = centres.get(p, 0) - units.get(p, 0)
+        if delta > 0:
+            delta = min(delta, len(build_sites(variant, position, p)))
+        if delta:
+            out[p] = delta
+    return out
+
+
+def build_sites(variant: Variant, position: Position, power: str) -> list[str]:
+    """Owned, unoccupied home centres of ``power`` (provinces)."""
+    return [
+        prov for h in variant.powers[power].home_centres
+        if position.centres.get(prov := province_of(h)) == power
+        and position.unit_at(prov) is None
+    ]
+
+
+def check_build(board: Board, variant: Variant, position: Position, power: str,
+                order: Build) -> Build:
+    """Normalise a build (DATC 4.B.7, 4.C.3, 4.C.4) or raise IllegalOrderError."""
+    prov = province_of(order.location)
+    if prov not in build_sites(variant, position, power):
+        if prov not in (province_of(h) for h in variant.powers[power].home_centres):
+            why = f"{prov.upper()} is not a home centre of {power}"
+        elif position.centres.get(prov) != power:
+            why = f"{power} does not own {prov.upper()}"
+        else:
+            why = f"{prov.upper()} is occupied"
+        raise IllegalOrderError(str(order), why)
+    unit = order.unit
+    p = board.provinces[prov]
+    if unit is None:
+        # DATC 4.C.3 (c): an army in a land area, a fleet where a coast is named.
+        unit = UnitType.FLEET if order.location in p.coasts else (
+            UnitType.ARMY if p.terrain.value == "land" else None)
+        if unit is None:
+            raise IllegalOrderError(str(order), "say whether to build an army or a fleet")
+    loc = order.location
+    if unit is UnitType.ARMY:
+        loc = prov
+    elif p.coasts and loc not in p.coasts:
+        raise IllegalOrderError(str(order), f"say which coast of {prov.upper()} "
+                                            f"({', '.join(c.upper() for c in p.coasts)})")
+    if not board.can_stand(unit, loc):
+        raise IllegalOrderError(str(order), f"a {'fleet' if unit is UnitType.FLEET else 'army'}"
+                                            f" cannot be built in {loc.upper()}")
+    return Build(unit, loc)
+
+
+def adjudicate_adjustments(
+    variant: Variant,
+    position: Position,
+    orders: Mapping[str, Sequence[Order]],
+    options: Options,
+) -> tuple[list[OrderResult], list[Unit]]:
+    """Apply builds/removals for every power; return results and the new units."""
+    board = variant.board_at(position.phase)
+    counts = adjustment_counts(variant, position)
+    results: list[OrderResult] = []
+    units = list(position.units)
+    for power in variant.powers:
+        delta = counts.get(power, 0)
+        given = orders.get(power, ())
+        if delta > 0:
+            results.extend(_builds(board, variant, position, power, given, delta, units))
+        elif delta < 0:
+            results.extend(_removals(board, variant, position, power, given, -delta,
+                                     units, options))
+        else:
+            for o in given:
+                results.append(OrderResult(power, o, False, Reason.NOT_ALLOWED,
+                                           detail=f"{power} has no adjustments to make"))
+    return results, units
+
+
+def _builds(board: Board, variant: Variant, position: Position, power: str,
+            given: Iterable[Order], allowed: int, units: list[Unit]) -> list[OrderResult]:
+    results = []
+    used: set[str] = set()
+    for o in given:
+        if isinstance(o, Waive):
+            if allowed > 0:
+                allowed -= 1
+                results.append(OrderResult(power, o, True))
+            else:
+                results.append(OrderResult(power, o, False, Reason.NOT_ALLOWED,
+                                           detail="no builds left to waive"))
+            continue
+        if not isinstance(o, Build):
+            results.append(OrderResult(power, o, False, Reason.ILLEGAL,
+                                       detail=f"{power} must build, not {o.kind}"))
+            continue
+        try:
+            b = check_build(board, variant, position, power, o)
+        except IllegalOrderError as exc:
+            results.append(OrderResult(power, o, False, Reason.ILLEGAL, detail=exc.reason))
+            continue
+        if allowed <= 0 or b.province in used:
+            why = "no builds left" if allowed <= 0 else f"already building in {b.province.upper()}"
+            results.append(OrderResult(power, b, False, Reason.NOT_ALLOWED, detail=why))
+            continue
+        allowed -= 1
+        used.add(b.province)
+        assert b.unit is not None
+        units.append(Unit(power, b.unit, b.location))
+        results.append(OrderResult(power, b, True))
+    return results
+
+
+def _removals(board: Board, variant: Variant, position: Position, power: str,
+              given: Iterable[Order], needed: int, units: list[Unit],
+              options: Options) -> list[OrderResult]:
+    results = []
+    for o in given:
+        if not isinstance(o, (Remove, Disband)):
+            results.append(OrderResult(power, o, False, Reason.ILLEGAL,
+                                       detail=f"{power} must remove units, not {o.kind}"))
+            continue
+        unit = position.unit_at(province_of(o.location))
+        if unit is None or unit.power != power:
+            why = (f"no unit of {power} in {province_of(o.location).upper()}")
+            results.append(OrderResult(power, o, False, Reason.ILLEGAL, detail=why))
+            continue
+        order = Remove(unit.type, unit.location)
+        if needed <= 0 or unit not in units:
+            why = "no removals left" if needed <= 0 else "already removed"
+            results.append(OrderResult(power, order, False, Reason.NOT_ALLOWED, detail=why))
+            continue
+        needed -= 1
+        units.remove(unit)
+        results.append(OrderResult(power, order, True))
+    if needed > 0:
+        mine = [u for u in units if u.power == power]
+        for unit in civil_disorder_removals(board, variant, position, power, mine, needed,
+                                            options):
+            units.remove(unit)
+            results.append(OrderResult(power, Remove(unit.type, unit.location), True,
+                                       Reason.CIVIL_DISORDER, detail="removed by civil disorder"))
+    return results
+
+
+def civil_disorder_removals(board: Board, variant: Variant, position: Position, power: str,
+                            candidates: list[Unit], needed: int, options: Options) -> list[Unit]:
+    """The units a power in civil disorder removes, in order."""
+    if options.civil_disorder == "1982":
+        targets = {province_of(h) for h in variant.powers[power].home_centres}
+    else:
+        targets = set(position.centres_of(power))
+
+    def distance(u: Unit) -> int:
+        if options.civil_disorder == "1982" and u.type is UnitType.FLEET:
+            return _fleet_distance(board, u.location, targets)
+        return _distance(board, u.province, targets)
+
+    def key(u: Unit) -> tuple[int, int, str]:
+        fleet_first = 0 if u.type is UnitType.FLEET else 1
+        return (-distance(u), fleet_first, board.provinces[u.province].name.lower())
+
+    return sorted(candidates, key=key)[:needed]
+
+
+def _distance(board: Board, start: str, targets: set[str]) -> int:
+    """Steps over any land or sea link to the nearest target province."""
+    if not targets:
+        return 10**6
+    seen = {start}
+    queue = deque([(start, 0)])
+    while queue:
+        p, d = queue.popleft()
+        if p in targets:
+            return d
+        for q in board.neighbours[p]:
+            if q not in seen:
+                seen.add(q)
+                queue.append((q, d + 1))
+    return 10**6
+
+
+def _fleet_distance(board: Board, start: str, targets: set[str]) -> int:
+    """Steps along fleet links (coast by coast) to the nearest target (1982 rule)."""
+    seen = {start}
+    queue = deque([(start, 0)])
+    while queue:
+        loc, d = queue.popleft()
+        if province_of(loc) in targets:
+            return d
+        for q in board.fleet_links.get(loc, ()):
+            if q not in seen:
+                seen.add(q)
+                queue.append((q, d + 1))
+    return 10**6

@@ -1,0 +1,232 @@
+"""The board: provinces, coasts and who can go where.
+
+A :class:`Board` is immutable. A variant whose map changes from phase to phase
+(Sahara's drying seas) simply owns several boards and picks one per phase, so
+nothing here ever mutates. Locations are plain interned strings: ``"par"`` for a
+province, ``"stp/nc"`` for one coast of a split-coast province. Strings keep
+orders and positions readable and hash fast enough for the adjudicator.
+
+Variant needs that shaped this module:
+
+* ``capacity``: how many units may stand in a province (1939 IV's high oceans
+  take any number; ``0`` means unlimited).
+* ``strike_only`` links: a unit may attack and support along the link but not
+  enter (City/Country rule .5).
+* province ids may carry a board-level suffix and full names such as
+  "Munich I" (Twin Earths); nothing here assumes three-letter ids.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+
+from .errors import VariantError
+
+
+class Terrain(str, Enum):
+    """What a province is made of; decides which units may stand there."""
+
+    LAND = "land"
+    COAST = "coast"
+    SEA = "sea"
+    IMPASSABLE = "impassable"
+
+
+class UnitType(str, Enum):
+    """Army or fleet. The value is the one-letter notation."""
+
+    ARMY = "A"
+    FLEET = "F"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True, slots=True)
+class Province:
+    """One space of the board (not a coast: see :attr:`coasts`)."""
+
+    id: str
+    name: str
+    terrain: Terrain
+    supply_centre: bool = False
+    #: Coast locations such as ``("stp/nc", "stp/sc")``; empty for most provinces.
+    coasts: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
+    #: Units allowed at once; 0 = any number (1939 IV high oceans).
+    capacity: int = 1
+    #: Fleets here may convoy (seas; also PORT-like island spaces in some variants).
+    convoys: bool = False
+
+    @property
+    def is_land(self) -> bool:
+        return self.terrain in (Terrain.LAND, Terrain.COAST)
+
+    @property
+    def is_coastal(self) -> bool:
+        return self.terrain is Terrain.COAST
+
+
+def province_of(location: str) -> str:
+    """``"stp/nc"`` -> ``"stp"``; ``"par"`` -> ``"par"``."""
+    cut = location.find("/")
+    return location if cut < 0 else location[:cut]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Board:
+    """An immutable map: provinces plus army and fleet adjacency."""
+
+    provinces: Mapping[str, Province]
+    #: location -> locations an army can move to (province ids).
+    army_links: Mapping[str, frozenset[str]]
+    #: location -> locations a fleet can move to (coast-specific ids).
+    fleet_links: Mapping[str, frozenset[str]]
+    #: links along which a unit may attack/support but not enter (City/Country .5).
+    strike_only: frozenset[tuple[str, str]] = frozenset()
+    #: province -> provinces reachable by any unit over land or sea (for distances).
+    neighbours: Mapping[str, frozenset[str]] = field(default_factory=dict)
+
+    @classmethod
+    def build(
+        cls,
+        provinces: Iterable[Province],
+        army_edges: Iterable[tuple[str, str]],
+        fleet_edges: Iterable[tuple[str, str]],
+        strike_only: Iterable[tuple[str, str]] = (),
+    ) -> Board:
+        """Check the data and build the lookup tables (edges are both-ways)."""
+        provs = {p.id: p for p in provinces}
+        locations = set(provs)
+        for p in provs.values():
+            for c in p.coasts:
+                if province_of(c) != p.id:
+                    raise VariantError(f"coast {c!r} does not belong to province {p.id!r}")
+                locations.add(c)
+        army: dict[str, set[str]] = {p: set() for p in provs if provs[p].is_land}
+        fleet: dict[str, set[str]] = {
+            loc: set() for loc in locations if _fleet_can_stand(provs, loc)
+        }
+        for a, b in army_edges:
+            for x, y in ((a, b), (b, a)):
+                if x not in army:
+                    raise VariantError(f"army link {a}-{b}: {x!r} is not a land province")
+                army[x].add(y)
+        for a, b in fleet_edges:
+            for x, y in ((a, b), (b, a)):
+                if x not in fleet:
+                    raise VariantError(f"fleet link {a}-{b}: a fleet cannot stand in {x!r}")
+                fleet[x].add(y)
+        near: dict[str, set[str]] = {p: set() for p in provs}
+        for table in (army, fleet):
+            for src, dsts in table.items():
+                for dst in dsts:
+                    near[province_of(src)].add(province_of(dst))
+        strikes = frozenset(strike_only)
+        for a, b in strikes:
+            near[province_of(a)].add(province_of(b))
+        return cls(
+            provinces=provs,
+            army_links={k: frozenset(v) for k, v in army.items()},
+            fleet_links={k: frozenset(v) for k, v in fleet.items()},
+            strike_only=strikes,
+            neighbours={k: frozenset(v) for k, v in near.items()},
+        )
+
+    # -- queries -----------------------------------------------------------------
+
+    def links(self, unit: UnitType, location: str) -> frozenset[str]:
+        """Locations a unit of this type at ``location`` may move to."""
+        table = self.army_links if unit is UnitType.ARMY else self.fleet_links
+        return table.get(location, frozenset())
+
+    def can_stand(self, unit: UnitType, location: str) -> bool:
+        """May a unit of this type occupy this exact location?"""
+        table = self.army_links if unit is UnitType.ARMY else self.fleet_links
+        return location in table
+
+    def reaches_province(self, unit: UnitType, location: str, province: str) -> bool:
+        """Can the unit move to (some coast of) ``province``? Used for supports."""
+        for dst in self.links(unit, location):
+            if dst == province or province_of(dst) == province:
+                return True
+        return False
+
+    def is_sea(self, province: str) -> bool:
+        return self.provinces[province].terrain is Terrain.SEA
+
+    def can_convoy_through(self, province: str) -> bool:
+        return self.provinces[province].convoys
+
+    def is_coastal(self, province: str) -> bool:
+        """A land province that touches a sea (where armies can be convoyed to/from)."""
+        return self.provinces[province].terrain is Terrain.COAST
+
+    def sea_path_exists(self, src: str, dst: str, avoid: str | None = None) -> bool:
+        """Is there a chain of convoy-capable seas linking two coastal provinces?
+
+        ``avoid`` excludes one sea (a fleet cannot support a convoy it is needed
+        for: DATC 6.D.31). This is board geometry only; which fleets are ordered
+        to convoy is the adjudicator's business.
+        """
+        starts = [s for s in self._sea_neighbours(src) if s != avoid]
+        seen = set(starts)
+        stack = list(starts)
+        while stack:
+            sea = stack.pop()
+            if dst in self._province_neighbours_raw(sea):
+                return True
+            for nxt in self._sea_neighbours(sea):
+                if nxt not in seen and nxt != avoid:
+                    seen.add(nxt)
+                    stack.append(nxt)
+        return False
+
+    def seas_on_some_path(self, src: str, dst: str) -> frozenset[str]:
+        """Every convoy-capable sea on at least one simple sea chain src -> dst.
+
+        A convoy order is legal only if its fleet could be part of a route
+        (DATC 4.E.1, 6.G.19); this is that test. A sea is on some chain iff it
+        is reachable from ``src``'s seas and can reach ``dst``'s seas; seas form
+        an undirected graph, so both reachabilities are plain flood fills.
+        """
+        from_src = self._flood(self._sea_neighbours(src))
+        from_dst = self._flood(self._sea_neighbours(dst))
+        return frozenset(from_src & from_dst)
+
+    def _flood(self, starts: Iterable[str]) -> set[str]:
+        seen = set(starts)
+        stack = list(seen)
+        while stack:
+            for nxt in self._sea_neighbours(stack.pop()):
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)
+        return seen
+
+    def _province_neighbours_raw(self, province: str) -> frozenset[str]:
+        return self.neighbours.get(province, frozenset())
+
+    def _sea_neighbours(self, province: str) -> list[str]:
+        return [p for p in self._province_neighbours_raw(province) if self.provinces[p].convoys]
+
+    def locations_of(self, province: str) -> tuple[str, ...]:
+        """The standable locations of a province: its coasts, or itself."""
+        p = self.provinces[province]
+        return p.coasts if p.coasts else (province,)
+
+    def can_enter(self, src: str, dst: str) -> bool:
+        """False on a strike-only link (attack and support only)."""
+        return (src, dst) not in self.strike_only
+
+
+def _fleet_can_stand(provs: Mapping[str, Province], loc: str) -> bool:
+    prov = provs[province_of(loc)]
+    if prov.terrain is Terrain.SEA:
+        return True
+    if prov.terrain is not Terrain.COAST:
+        return False
+    # A split-coast province is entered by a coast, never as a whole.
+    return loc != prov.id or not prov.coasts

@@ -1,0 +1,145 @@
+"""Is a well-formed order legal here? (DATC 4.E.1)
+
+"A legal order is an order that, not knowing any orders yet, could be valid."
+An illegal order is ignored and its unit holds. The functions here return the
+order *normalised* (destination coast filled in, coasts dropped where they do
+not matter, DATC 4.B.2/4.B.5/4.B.6) or raise :class:`IllegalOrderError` with
+the reason a player needs to fix it.
+"""
+
+from __future__ import annotations
+
+from .errors import IllegalOrderError
+from .geography import Board, UnitType, province_of
+from .options import Options
+from .orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
+from .position import Position, Unit
+
+
+def _illegal(order: Order, reason: str) -> IllegalOrderError:
+    return IllegalOrderError(str(order), reason)
+
+
+def own_unit(position: Position, power: str, order: Order) -> Unit:
+    """The ordering power's unit in the order's province (coast and type ignored:
+    DATC 4.B.5, 4.C.2)."""
+    unit = position.unit_at(province_of(order.location))
+    if unit is None:
+        raise _illegal(order, f"there is no unit in {province_of(order.location).upper()}")
+    if unit.power != power:
+        raise _illegal(order, f"the unit in {unit.province.upper()} belongs to {unit.power}")
+    return unit
+
+
+def fleet_destination(board: Board, unit: Unit, dest: str, options: Options, order: Order) -> str:
+    """Pick the exact location a fleet moves to, applying DATC 4.B.1-4.B.3."""
+    links = board.links(UnitType.FLEET, unit.location)
+    prov = board.provinces.get(province_of(dest))
+    if prov is None:
+        raise _illegal(order, f"unknown province {dest!r}")
+    if not prov.coasts:
+        if prov.id in links:
+            return prov.id
+        raise _illegal(order, f"{unit} cannot move to {prov.id.upper()}")
+    reachable = [c for c in prov.coasts if c in links]
+    if dest in prov.coasts:
+        if dest in reachable:
+            return dest
+        if reachable and options.impossible_coast == "ignore" and len(reachable) == 1:
+            return reachable[0]
+        raise _illegal(order, f"{unit} cannot reach {dest.upper()}")
+    if not reachable:
+        raise _illegal(order, f"{unit} cannot move to {prov.id.upper()}")
+    if len(reachable) > 1:
+        raise _illegal(order, f"say which coast of {prov.id.upper()} "
+                              f"({', '.join(c.upper() for c in reachable)})")
+    if options.omitted_coast == "fail":
+        raise _illegal(order, f"the coast of {prov.id.upper()} must be given")
+    return reachable[0]
+
+
+def army_can_reach(board: Board, src: str, dest: str, avoid: str | None = None) -> bool:
+    """Overland, or by a possible convoy route (coastal to coastal over seas)."""
+    if dest in board.army_links.get(src, ()):
+        return True
+    return (
+        board.is_coastal(src)
+        and board.is_coastal(dest)
+        and board.sea_path_exists(src, dest, avoid)
+    )
+
+
+def check_movement_order(
+    board: Board, position: Position, power: str, order: Order, options: Options
+) -> Order:
+    """Return the normalised legal order, or raise :class:`IllegalOrderError`."""
+    unit = own_unit(position, power, order)
+    if isinstance(order, Hold):
+        return Hold(unit.type, unit.location)
+    if isinstance(order, Move):
+        src_prov = unit.province
+        if province_of(order.dest) == src_prov:
+            raise _illegal(order, "a unit cannot move to its own province")
+        if unit.type is UnitType.FLEET:
+            if order.via_convoy:
+                raise _illegal(order, "only armies can be convoyed")
+            dest = fleet_destination(board, unit, order.dest, options, order)
+            return Move(unit.type, unit.location, dest)
+        dest = province_of(order.dest)
+        if dest not in board.provinces:
+            raise _illegal(order, f"unknown province {order.dest!r}")
+        if not army_can_reach(board, unit.location, dest):
+            raise _illegal(order, f"{unit} cannot reach {dest.upper()}, not even by convoy")
+        return Move(unit.type, unit.location, dest, order.via_convoy)
+    if isinstance(order, (SupportHold, SupportMove)):
+        target = position.unit_at(province_of(order.target))
+        tprov = province_of(order.target)
+        if target is None:
+            raise _illegal(order, f"there is no unit in {tprov.upper()} to support")
+        if tprov == unit.province:
+            raise _illegal(order, "a unit cannot support itself")
+        if isinstance(order, SupportHold):
+            if not board.reaches_province(unit.type, unit.location, tprov):
+                raise _illegal(order, f"{unit} cannot reach {tprov.upper()}, so cannot support there")
+            return SupportHold(unit.type, unit.location, target.type, tprov)
+        dprov = province_of(order.dest)
+        if dprov == unit.province:
+            raise _illegal(order, "a unit cannot support a move into its own province")
+        if dprov == tprov:
+            raise _illegal(order, "a move to its own province cannot be supported")
+        if not board.reaches_province(unit.type, unit.location, dprov):
+            raise _illegal(order, f"{unit} cannot reach {dprov.upper()}, so cannot support there")
+        if target.type is UnitType.FLEET:
+            if not board.reaches_province(UnitType.FLEET, target.location, dprov):
+                raise _illegal(order, f"{target} cannot reach {dprov.upper()}")
+            if order.dest != dprov and order.dest not in board.links(UnitType.FLEET,
+                                                                     target.location):
+                # 2023 rulebook: a coast named in a support must be reachable (DATC 4.B.4)
+                raise _illegal(order, f"{target} cannot reach {order.dest.upper()}")
+        else:
+            avoid = unit.province if unit.type is UnitType.FLEET else None
+            if not army_can_reach(board, target.location, dprov, avoid):
+                raise _illegal(order, f"{target} cannot reach {dprov.upper()}")
+        return SupportMove(unit.type, unit.location, target.type, tprov, dprov)
+    if isinstance(order, Convoy):
+        if unit.type is not UnitType.FLEET:
+            raise _illegal(order, "only fleets can convoy")
+        if not board.can_convoy_through(unit.province):
+            raise _illegal(order, f"a fleet in {unit.province.upper()} cannot convoy "
+                                  "(only fleets at sea can)")
+        tprov, dprov = province_of(order.target), province_of(order.dest)
+        target = position.unit_at(tprov)
+        if target is None:
+            raise _illegal(order, f"there is no unit in {tprov.upper()} to convoy")
+        if target.type is not UnitType.ARMY:
+            raise _illegal(order, "only armies can be convoyed")
+        if dprov == tprov:
+            raise _illegal(order, "a convoy must go somewhere else")
+        if dprov not in board.provinces or not (board.is_coastal(tprov)
+                                                and board.is_coastal(dprov)):
+            raise _illegal(order, "convoys go from a coastal province to a coastal province")
+        if unit.province not in board.seas_on_some_path(tprov, dprov):
+            raise _illegal(order, f"{unit} is on no convoy route from {tprov.upper()} "
+                                  f"to {dprov.upper()}")
+        return Convoy(unit.type, unit.location, tprov, dprov)
+    raise _illegal(order, f"a {order.kind} order is not allowed in a movement phase")

@@ -1,0 +1,381 @@
+"""Adjudication of a movement phase: the order semantics around the resolver.
+
+Each unit ``i`` (index into the list of ordered units) has one decision ``i``:
+its move succeeds / its support is not cut / it is not dislodged. A convoyed
+army ``i`` also has a *path* decision ``n + i``: an undisrupted convoy route
+exists. Strengths (attack, hold, defend, prevent) are computed from those
+decisions exactly as in DATC chapter 5; :class:`~standoff.resolver.Resolver`
+handles the guessing and the cycles.
+
+Backup rule for cycles: if the cycle contains convoy paths, the Szykman rule
+(DATC 4.A.2) makes those convoys fail; otherwise it is circular movement and
+every move in the cycle succeeds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .geography import Board, province_of
+from .options import Options
+from .orders import Convoy, Move, Order, SupportHold, SupportMove
+from .position import Dislodged, Unit
+from .resolver import RESOLVED, Resolver
+from .results import OrderResult, Reason
+
+_HOLD, _MOVE, _SUP_HOLD, _SUP_MOVE, _CONVOY = range(5)
+
+
+@dataclass(slots=True)
+class MovementOutcome:
+    results: list[OrderResult]
+    #: units after the phase (dislodged ones excluded)
+    units: list[Unit]
+    dislodged: list[Dislodged]
+    #: provinces left empty by a stand-off
+    contested: frozenset[str]
+
+
+class MovementAdjudicator:
+    """One movement phase. Build it, call :meth:`run`."""
+
+    def __init__(
+        self,
+        board: Board,
+        units: list[Unit],
+        orders: list[Order | None],
+        options: Options,
+    ) -> None:
+        """``orders[i]`` is the legal, normalised order of ``units[i]`` (None: hold)."""
+        self.board = board
+        self.units = units
+        self.orders = orders
+        self.options = options
+        n = self.n = len(units)
+        self.prov = [u.province for u in units]
+        self.power = [u.power for u in units]
+        self.occupant = {p: i for i, p in enumerate(self.prov)}
+        self.kind = [_HOLD] * n
+        self.dest = [""] * n  # move: destination province; support/convoy: target dest
+        self.target = [-1] * n  # support/convoy: index of the unit supported
+        self.attackers: dict[str, list[int]] = {}
+        self.supports: list[list[int]] = [[] for _ in range(n)]
+        self.convoyed = [False] * n
+        self.convoyers: list[list[int]] = [[] for _ in range(n)]
+        self.void = [False] * n
+        self.no_route = [False] * n
+        self._classify()
+        self.resolver = Resolver(2 * n, self._adjudicate, self._backup)
+        self.paradox = [False] * n
+
+    # -- set-up ----------------------------------------------------------------------
+
+    def _classify(self) -> None:
+        kind, dest, target, occupant = self.kind, self.dest, self.target, self.occupant
+        board = self.board
+        for i, order in enumerate(self.orders):
+            if order is None:
+                continue
+            if isinstance(order, Move):
+                kind[i] = _MOVE
+                dest[i] = province_of(order.dest)
+            elif isinstance(order, SupportMove):
+                kind[i] = _SUP_MOVE
+                dest[i] = order.dest
+                target[i] = occupant.get(order.target, -1)
+            elif isinstance(order, SupportHold):
+                kind[i] = _SUP_HOLD
+                target[i] = occupant.get(order.target, -1)
+            elif isinstance(order, Convoy):
+                kind[i] = _CONVOY
+                dest[i] = order.dest
+                target[i] = occupant.get(order.target, -1)
+        # convoy orders matching an army's move
+        for i in range(self.n):
+            if kind[i] == _CONVOY:
+                t = target[i]
+                if t >= 0 and kind[t] == _MOVE and dest[t] == dest[i] and \
+                        self.units[t].type.value == "A":
+                    self.convoyers[t].append(i)
+                else:
+                    self.void[i] = True
+        for i in range(self.n):
+            if kind[i] != _MOVE:
+                continue
+            order = self.orders[i]
+            assert isinstance(order, Move)
+            d = dest[i]
+            if self.units[i].type.value == "A":
+                adjacent = d in board.army_links.get(self.prov[i], ())
+                self.convoyed[i] = (not adjacent) or self._chooses_convoy(i, order)
+            if self.convoyed[i] and not self._route_possible(i):
+                # No convoy ordered along any route: the move is not valid (DATC 4.E.1),
+                # attacks nothing, and the army holds.
+                self.no_route[i] = True
+                kind[i] = _HOLD
+                continue
+            self.attackers.setdefault(d, []).append(i)
+        for i in range(self.n):
+            k, t = kind[i], target[i]
+            if k == _SUP_HOLD:
+                if t >= 0 and kind[t] != _MOVE:
+                    self.supports[t].append(i)
+                else:
+                    self.void[i] = True
+            elif k == _SUP_MOVE:
+                if t >= 0 and kind[t] == _MOVE and dest[t] == dest[i]:
+                    self.supports[t].append(i)
+                else:
+                    self.void[i] = True
+
+    def _chooses_convoy(self, i: int, order: Move) -> bool:
+        """An army ordered to an adjacent province: by land or by convoy? (DATC 4.A.3)"""
+        rule = self.options.adjacent_convoy
+        fleets = self.convoyers[i]
+        if not fleets:
+            return False
+        if rule == "dptg":
+            return order.via_convoy
+        if rule == "1971":
+            # convoy only considered when the unit at the destination moves the other way
+            j = self.occupant.get(self.dest[i], -1)
+            return j >= 0 and self.kind[j] == _MOVE and self.dest[j] == self.prov[i]
+        own = any(self.power[f] == self.power[i] for f in fleets)
+        if rule == "1982":
+            return own
+        return order.via_convoy or own
+
+    def _route_possible(self, i: int) -> bool:
+        """Is there a chain of fleets ordered to convoy this army, ignoring dislodgement?"""
+        return self._route(i, lambda f: True)
+
+    def _route(self, i: int, usable: object) -> bool:
+        fleets = {self.prov[f]: f for f in self.convoyers[i]}
+        if not fleets:
+            return False
+        ok = usable  # callable[[int], bool]
+        near = self.board.neighbours
+        start, goal = self.prov[i], self.dest[i]
+        stack = [p for p in near[start] if p in fleets and ok(fleets[p])]  # type: ignore[operator]
+        seen = set(stack)
+        while stack:
+            p = stack.pop()
+            if goal in near[p]:
+                return True
+            for q in near[p]:
+                if q in fleets and q not in seen and ok(fleets[q]):  # type: ignore[operator]
+                    seen.add(q)
+                    stack.append(q)
+        return False
+
+    # -- decisions -----------------------------------------------------------------
+
+    def _adjudicate(self, nr: int) -> bool:
+        n = self.n
+        if nr >= n:
+            return self._path(nr - n)
+        k = self.kind[nr]
+        if k == _MOVE:
+            return self._move(nr)
+        if k == _SUP_HOLD or k == _SUP_MOVE:
+            return self._support(nr)
+        return not self._dislodged(nr)
+
+    def _path(self, i: int) -> bool:
+        resolve = self.resolver.resolve
+        if self.options.convoy_disruption == "any_route":
+            if not all(resolve(f) for f in self.convoyers[i]):
+                return False
+        return self._route(i, resolve)
+
+    def _move(self, i: int) -> bool:
+        resolve = self.resolver.resolve
+        if self.convoyed[i] and not resolve(self.n + i):
+            return False
+        d = self.dest[i]
+        attack = self._attack(i)
+        j = self.occupant.get(d, -1)
+        if j >= 0 and self._head_to_head(i, j):
+            if attack <= self._support_count(j) + 1:
+                return False
+        elif attack <= self._hold(d):
+            return False
+        for k in self.attackers.get(d, ()):
+            if k != i and attack <= self._prevent(k):
+                return False
+        return True
+
+    def _head_to_head(self, i: int, j: int) -> bool:
+        return (self.kind[j] == _MOVE and self.dest[j] == self.prov[i]
+                and not self.convoyed[i] and not self.convoyed[j])
+
+    def _support_count(self, i: int, exclude_power: str | None = None) -> int:
+        resolve = self.resolver.resolve
+        power = self.power
+        count = 0
+        for s in self.supports[i]:
+            if power[s] != exclude_power and resolve(s):
+                count += 1
+        return count
+
+    def _attack(self, i: int) -> int:
+        d = self.dest[i]
+        j = self.occupant.get(d, -1)
+        if j < 0:
+            return 1 + self._support_count(i)
+        if self.kind[j] == _MOVE and not self._head_to_head(i, j) and self.resolver.resolve(j):
+            return 1 + self._support_count(i)
+        if self.power[j] == self.power[i]:
+            return 0
+        return 1 + self._support_count(i, self.power[j])
+
+    def _hold(self, province: str) -> int:
+        j = self.occupant.get(province, -1)
+        if j < 0:
+            return 0
+        if self.kind[j] == _MOVE:
+            return 0 if self.resolver.resolve(j) else 1
+        return 1 + self._support_count(j)
+
+    def _prevent(self, k: int) -> int:
+        resolve = self.resolver.resolve
+        if self.convoyed[k] and not resolve(self.n + k):
+            return 0
+        j = self.occupant.get(self.dest[k], -1)
+        if j >= 0 and self.kind[j] == _MOVE and self.dest[j] == self.prov[k]:
+            lost = self._head_to_head(k, j) or self.options.dislodged_bounce == "never"
+            if lost and resolve(j):
+                return 0
+        return 1 + self._support_count(k)
+
+    def _support(self, i: int) -> bool:
+        if self.void[i]:
+            return False
+        resolve = self.resolver.resolve
+        p = self.prov[i]
+        target_dest = self.dest[i] if self.kind[i] == _SUP_MOVE else ""
+        for k in self.attackers.get(p, ()):
+            if self.power[k] == self.power[i]:
+                continue
+            if self.convoyed[k]:
+                if self.prov[k] == target_dest and \
+                        self.options.support_cut_by_convoyed_target == "not_cut":
+                    continue
+                if self.options.paradox == "1982":
+                    t = self.target[i]
+                    body = target_dest or (self.prov[t] if t >= 0 else "")
+                    if self._convoy_in(body):
+                        continue
+                if not resolve(self.n + k):
+                    continue
+            elif self.prov[k] == target_dest:
+                continue
+            return False
+        return not self._dislodged(i)
+
+    def _convoy_in(self, province: str) -> bool:
+        j = self.occupant.get(province, -1)
+        return j >= 0 and self.kind[j] == _CONVOY
+
+    def _dislodged(self, i: int) -> bool:
+        resolve = self.resolver.resolve
+        if self.kind[i] == _MOVE and resolve(i):
+            return False
+        return any(resolve(k) for k in self.attackers.get(self.prov[i], ()))
+
+    def _backup(self, cycle: list[int]) -> None:
+        n = self.n
+        paths = [d for d in cycle if d >= n]
+        if paths:
+            # Szykman: the convoys in the paradox fail (the armies do not move).
+            for d in paths:
+                self.paradox[d - n] = True
+                self.resolver.settle(d, False)
+            return
+        moves = [d for d in cycle if self.kind[d] == _MOVE]
+        for d in moves or cycle:
+            # Circular movement: every move in the cycle succeeds.
+            self.resolver.settle(d, bool(moves))
+
+    # -- results -----------------------------------------------------------------------
+
+    def run(self) -> MovementOutcome:
+        resolve = self.resolver.resolve
+        n = self.n
+        ok = [resolve(i) for i in range(n)]
+        dislodger: list[int] = [-1] * n
+        for i in range(n):
+            if self.kind[i] == _MOVE and ok[i]:
+                continue
+            for k in self.attackers.get(self.prov[i], ()):
+                if ok[k]:
+                    dislodger[i] = k
+                    break
+        results: list[OrderResult] = []
+        for i in range(n):
+            results.append(self._explain(i, ok[i], dislodger[i]))
+        units: list[Unit] = []
+        dislodged: list[Dislodged] = []
+        board = self.board
+        for i, u in enumerate(self.units):
+            k = dislodger[i]
+            if k >= 0:
+                dislodged.append(Dislodged(u, self.prov[k], self.convoyed[k]))
+                continue
+            if self.kind[i] == _MOVE and ok[i]:
+                order = self.orders[i]
+                assert isinstance(order, Move)
+                if board.can_enter(u.location, order.dest):
+                    units.append(Unit(u.power, u.type, order.dest))
+                    continue
+            units.append(u)
+        occupied = {u.province for u in units}
+        contested = frozenset(
+            d for d, movers in self.attackers.items()
+            if d not in occupied and not any(ok[k] for k in movers)
+        )
+        return MovementOutcome(results, units, dislodged, contested)
+
+    def _explain(self, i: int, ok: bool, dislodger: int) -> OrderResult:
+        order = self.orders[i]
+        power = self.power[i]
+        dis = self.prov[dislodger] if dislodger >= 0 else None
+        kind = self.kind[i]
+        if self.no_route[i]:
+            return OrderResult(power, order, False, Reason.NO_CONVOY, dislodged_by=dis)
+        if kind == _HOLD or (kind == _CONVOY and not self.void[i]):
+            if dis is not None:
+                return OrderResult(power, order, False, Reason.DISLODGED, (dis,), dislodged_by=dis)
+            return OrderResult(power, order, True)
+        if ok:
+            return OrderResult(power, order, True, dislodged_by=dis)
+        if kind == _CONVOY or self.void[i]:
+            return OrderResult(power, order, False, Reason.VOID, dislodged_by=dis)
+        if kind == _MOVE:
+            return OrderResult(power, order, False, *self._why_move(i), dislodged_by=dis)
+        # a support that failed: cut by an attack, or by its dislodgement
+        for k in self.attackers.get(self.prov[i], ()):
+            if self.power[k] != power and (k == dislodger or self.prov[k] != self.dest[i]):
+                if not self.convoyed[k] or self.resolver.result[self.n + k]:
+                    return OrderResult(power, order, False, Reason.CUT, (self.prov[k],),
+                                       dislodged_by=dis)
+        return OrderResult(power, order, False, Reason.DISLODGED, (dis,) if dis else (),
+                           dislodged_by=dis)
+
+    def _why_move(self, i: int) -> tuple[Reason, tuple[str, ...]]:
+        if self.convoyed[i]:
+            if self.paradox[i]:
+                return Reason.PARADOX, ()
+            if not self.resolver.result[self.n + i]:
+                return Reason.NO_CONVOY, ()
+        d = self.dest[i]
+        by = [self.prov[k] for k in self.attackers.get(d, ()) if k != i]
+        j = self.occupant.get(d, -1)
+        if j >= 0:
+            by.insert(0, d)
+        return Reason.BOUNCED, tuple(by)
+
+
+def resolved_all(adj: MovementAdjudicator) -> bool:
+    """Every decision has a final value (a sanity check used by the tests)."""
+    return all(s == RESOLVED for s in adj.resolver.state[: adj.n])

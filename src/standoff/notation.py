@@ -1,0 +1,303 @@
+"""Reading orders written the way players write them.
+
+Accepted, case-insensitively, with full names, abbreviations or aliases::
+
+    A PAR - BUR     A Paris -> Burgundy     A par m bur     F stp/sc - bot
+    F StP(sc)-Bot   A ven S A tyr-tri       F adr C A tri - apu
+    A tri-apu via convoy    Build F stp/nc   Remove A war   Waive
+    F tri R alb     F tri disband    A Venice Supports Turkish A Tyrolia
+    F North Sea - Belgium    A lon - nth - bel (convoy path, DATC 4.A.6)
+
+Text that is not an order raises :class:`InvalidOrderError` naming the word
+that could not be read. Whether the order is *legal* is not decided here (see
+:mod:`standoff.legality`). A coast a province does not have ("bre/ec", DATC
+4.B.6) is dropped here, as the DATC prefers.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from .errors import InvalidOrderError
+from .geography import UnitType
+from .orders import (
+    WAIVE,
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Remove,
+    Retreat,
+    SupportHold,
+    SupportMove,
+)
+from .variant import Variant
+
+# token kinds
+_UNIT, _LOC, _KW, _POWER, _COAST = range(5)
+# keywords
+HOLD, MOVE, SUPPORT, CONVOY, RETREAT, DISBAND, BUILD, REMOVE, WAIVE_KW, VIA = range(10)
+
+_KEYWORDS: dict[str, int] = {
+    **dict.fromkeys(("h", "hold", "holds", "stand", "stands"), HOLD),
+    **dict.fromkeys(("-", "m", "move", "moves", "to", "->", "=>", "attack", "attacks"), MOVE),
+    **dict.fromkeys(("s", "sup", "supp", "support", "supports"), SUPPORT),
+    **dict.fromkeys(("c", "convoy", "convoys", "transport", "transports"), CONVOY),
+    **dict.fromkeys(("r", "retreat", "retreats"), RETREAT),
+    **dict.fromkeys(("d", "disband", "disbands"), DISBAND),
+    **dict.fromkeys(("b", "build", "builds"), BUILD),
+    **dict.fromkeys(("remove", "removes"), REMOVE),
+    **dict.fromkeys(("waive", "waives"), WAIVE_KW),
+    **dict.fromkeys(("via", "by"), VIA),
+}
+_UNITS = {"a": UnitType.ARMY, "army": UnitType.ARMY, "f": UnitType.FLEET, "fleet": UnitType.FLEET}
+_COASTS = {
+    "nc": "nc", "sc": "sc", "ec": "ec", "wc": "wc",
+    "north": "nc", "south": "sc", "east": "ec", "west": "wc",
+    "n": "nc", "s": "sc", "e": "ec", "w": "wc",
+}  # fmt: skip
+_WORD_COASTS = ("nc", "sc", "ec", "wc")
+_CLEAN = re.compile(r"[\(\[]\s*|[\)\]]|[,;:]|\.(?!\w)|[→–—]")
+
+
+@dataclass(frozen=True, slots=True)
+class _Lexicon:
+    """Per-variant word table, built once: word or phrase -> token."""
+
+    words: dict[str, tuple[int, object]]
+    #: first words of multi-word names, with the longest phrase length starting there
+    phrase_starts: dict[str, int]
+    coasts: dict[str, frozenset[str]]
+
+
+@cache
+def _lexicon(variant: Variant) -> _Lexicon:
+    words: dict[str, tuple[int, object]] = {}
+    starts: dict[str, int] = {}
+
+    def add(name: str, token: tuple[int, object]) -> None:
+        key = " ".join(name.lower().replace(".", "").split())
+        words.setdefault(key, token)
+        parts = key.split()
+        if len(parts) > 1:
+            starts[parts[0]] = max(starts.get(parts[0], 0), len(parts))
+
+    for pid, prov in variant.board.provinces.items():
+        for name in (pid, prov.name, *prov.aliases):
+            add(name, (_LOC, pid))
+    for p in variant.powers.values():
+        for name in (p.id, p.name, p.adjective, p.name + "'s"):
+            add(name, (_POWER, p.id))
+    for w, kw in _KEYWORDS.items():
+        words[w] = (_KW, kw)
+    for w, u in _UNITS.items():
+        words[w] = (_UNIT, u)
+    coasts = {pid: frozenset(p.coasts) for pid, p in variant.board.provinces.items()}
+    return _Lexicon(words, starts, coasts)
+
+
+def _tokenize(text: str, lex: _Lexicon) -> list[tuple[int, object]]:
+    s = text.lower()
+    if "(" in s or "[" in s or ")" in s or "," in s or "." in s or ":" in s or not s.isascii():
+        s = _CLEAN.sub(lambda m: "/" if m.group(0)[0] in "([" else " ", s)
+        s = s.replace("/ ", "/")
+    words = s.replace("->", " - ").split()
+    out: list[tuple[int, object]] = []
+    table = lex.words
+    i = 0
+    n = len(words)
+    while i < n:
+        w = words[i]
+        longest = lex.phrase_starts.get(w)
+        if longest:
+            for k in range(min(longest, n - i), 1, -1):
+                tok = table.get(" ".join(words[i : i + k]))
+                if tok is not None:
+                    out.append(tok)
+                    i += k
+                    break
+            else:
+                longest = 0
+            if longest:
+                continue
+        tok = table.get(w)
+        if tok is not None:
+            out.append(tok)
+            i += 1
+            continue
+        if "/" in w:
+            head, _, coast = w.partition("/")
+            tail = words[i + 1 : i + 2]
+            if tail == ["coast"]:
+                i += 1
+            parts = ([head] if head else []) + ["/" + coast if coast else "/"]
+            words[i : i + 1] = parts
+            n = len(words)
+            if not head:
+                out.append((_COAST, _COASTS.get(coast, coast)))
+                i += 1
+            continue
+        if w in _WORD_COASTS or (w in _COASTS and i + 1 < n and words[i + 1] == "coast"):
+            out.append((_COAST, _COASTS[w]))
+            i += 2 if i + 1 < n and words[i + 1] == "coast" else 1
+            continue
+        if "-" in w and w != "-":
+            parts = [p for p in re.split(r"(-)", w) if p]
+            words[i : i + 1] = parts
+            n = len(words)
+            continue
+        raise InvalidOrderError(text, f"unknown word {w!r}")
+    return _attach_coasts(out, lex, text)
+
+
+def _attach_coasts(
+    tokens: list[tuple[int, object]], lex: _Lexicon, text: str
+) -> list[tuple[int, object]]:
+    if not any(k == _COAST for k, _ in tokens):
+        return tokens
+    out: list[tuple[int, object]] = []
+    for kind, value in tokens:
+        if kind != _COAST:
+            out.append((kind, value))
+            continue
+        if not out or out[-1][0] != _LOC:
+            raise InvalidOrderError(text, f"coast {value!r} does not follow a province")
+        prov = str(out[-1][1])
+        loc = f"{prov}/{value}"
+        # An unknown or irrelevant coast is garbage and ignored (DATC 4.B.6).
+        if loc in lex.coasts.get(prov, ()):
+            out[-1] = (_LOC, loc)
+    return out
+
+
+class _Reader:
+    """A cursor over the tokens with helpful failure messages."""
+
+    __slots__ = ("i", "text", "tokens")
+
+    def __init__(self, text: str, tokens: list[tuple[int, object]]) -> None:
+        self.text = text
+        self.tokens = tokens
+        self.i = 0
+
+    def peek(self) -> tuple[int, object] | None:
+        return self.tokens[self.i] if self.i < len(self.tokens) else None
+
+    def take_kw(self, *kws: int) -> int | None:
+        t = self.peek()
+        if t is not None and t[0] == _KW and t[1] in kws:
+            self.i += 1
+            return int(t[1])  # type: ignore[call-overload]
+        return None
+
+    def unit(self) -> UnitType | None:
+        while (t := self.peek()) is not None and t[0] == _POWER:
+            self.i += 1  # nationality in support/convoy orders is ignored (DATC 4.C.5/6)
+        t = self.peek()
+        if t is not None and t[0] == _UNIT:
+            self.i += 1
+            return t[1]  # type: ignore[return-value]
+        return None
+
+    def loc(self, what: str) -> str:
+        t = self.peek()
+        if t is None or t[0] != _LOC:
+            got = "the end of the order" if t is None else repr(_describe(t))
+            raise InvalidOrderError(self.text, f"expected {what}, found {got}")
+        self.i += 1
+        return str(t[1])
+
+    def end(self) -> None:
+        t = self.peek()
+        if t is not None:
+            raise InvalidOrderError(self.text, f"unexpected {_describe(t)!r} after a complete order")
+
+
+def _describe(token: tuple[int, object]) -> str:
+    kind, value = token
+    if kind == _KW:
+        for word, kw in _KEYWORDS.items():
+            if kw == value:
+                return word
+    return str(value.value if isinstance(value, UnitType) else value)
+
+
+def parse_order(text: str, variant: Variant) -> Order:
+    """Parse one order; raise :class:`InvalidOrderError` if it is not one."""
+    if not text or not text.strip():
+        raise InvalidOrderError(text, "empty order")
+    tokens = _tokenize(text, _lexicon(variant))
+    r = _Reader(text, tokens)
+    if r.take_kw(WAIVE_KW) is not None:
+        r.take_kw(BUILD)
+        r.end()
+        return WAIVE
+    lead = r.take_kw(BUILD, REMOVE, DISBAND)
+    if lead is not None:
+        unit = r.unit()
+        loc = r.loc("a province to " + ("build in" if lead == BUILD else "remove from"))
+        r.end()
+        return Build(unit, loc) if lead == BUILD else Remove(unit, loc)
+    unit = r.unit()
+    loc = r.loc("a unit's province")
+    kw = r.take_kw(HOLD, MOVE, SUPPORT, CONVOY, RETREAT, DISBAND, BUILD, REMOVE)
+    if kw is None:
+        t = r.peek()
+        if t is None:
+            return Hold(unit, loc)  # a bare unit holds
+        if t[0] == _LOC:
+            kw = MOVE  # "A par bur": the dash was left out
+        else:
+            raise InvalidOrderError(text, f"expected an order type after {loc.upper()}, "
+                                          f"found {_describe(t)!r}")
+    if kw == HOLD:
+        r.end()
+        return Hold(unit, loc)
+    if kw == MOVE:
+        dest = r.loc("a destination")
+        path = False
+        while r.take_kw(MOVE) is not None:  # "A lon - nth - bel": a convoy path (4.A.6)
+            dest = r.loc("a destination")
+            path = True
+        via = r.take_kw(VIA) is not None
+        if via:
+            r.take_kw(CONVOY)
+        r.end()
+        return Move(unit, loc, dest, via or path)
+    if kw == RETREAT:
+        r.take_kw(MOVE)
+        dest = r.loc("a province to retreat to")
+        r.end()
+        return Retreat(unit, loc, dest)
+    if kw in (DISBAND, REMOVE):
+        r.end()
+        return Disband(unit, loc) if kw == DISBAND else Remove(unit, loc)
+    if kw == BUILD:
+        r.end()
+        return Build(unit, loc)
+    if kw == SUPPORT:
+        t_unit = r.unit()
+        target = r.loc("the supported unit's province")
+        if r.take_kw(MOVE) is not None:
+            dest = r.loc("the supported move's destination")
+            if r.take_kw(VIA) is not None:
+                r.take_kw(CONVOY)
+            r.end()
+            return SupportMove(unit, loc, t_unit, target, dest)
+        r.take_kw(HOLD)
+        r.end()
+        return SupportHold(unit, loc, t_unit, target)
+    # CONVOY
+    t_unit = r.unit()
+    if t_unit is UnitType.FLEET:
+        raise InvalidOrderError(text, "only armies can be convoyed")
+    target = r.loc("the convoyed army's province")
+    if r.take_kw(MOVE) is None:
+        raise InvalidOrderError(text, "a convoy order needs the army's move, e.g. 'C A lon - bel'")
+    dest = r.loc("the convoy's destination")
+    r.end()
+    return Convoy(unit, loc, target, dest)

@@ -1,0 +1,103 @@
+"""Rule options: the 2023 rulebook as DATC 3.0 prefers it, and the older choices.
+
+Each option is a DATC chapter 4 issue; the default is the DATC's preference.
+Options are a frozen value so a game, a case or a benchmark can carry them and
+they can be written to and read from ``key=value`` text and JSON.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any
+
+from .errors import StandoffError
+
+#: option -> (allowed values, DATC issue, what it decides)
+CHOICES: dict[str, tuple[tuple[str, ...], str, str]] = {
+    "convoy_disruption": (("all_routes", "any_route"), "4.A.1",
+                          "a multi-route convoy fails when all routes (or, 1971: any route) "
+                          "are disrupted"),
+    "paradox": (("szykman", "1982"), "4.A.2",
+                "convoy paradoxes: Szykman rule, or the 1982 rule (a convoyed army does not "
+                "cut support for an action against a sea holding a convoying fleet)"),
+    "adjacent_convoy": (("2023", "1971", "1982", "dptg"), "4.A.3",
+                        "when an army ordered to an adjacent province goes by convoy"),
+    "support_cut_by_convoyed_target": (("not_cut", "cut"), "4.A.4",
+                                       "whether an army convoyed from the supported attack's "
+                                       "target cuts the support"),
+    "convoy_retreat": (("allowed", "forbidden"), "4.A.5",
+                       "whether a unit dislodged by a convoyed army may retreat to the "
+                       "army's origin"),
+    "dislodged_bounce": (("head_to_head", "never"), "4.A.7",
+                         "a dislodged unit loses its effect on the attacker's origin only in a "
+                         "head-to-head battle, or always"),
+    "omitted_coast": (("attempt", "fail"), "4.B.2",
+                      "a fleet move without a coast where only one coast is reachable"),
+    "impossible_coast": (("illegal", "ignore"), "4.B.3",
+                         "a fleet move to a coast it cannot reach"),
+    "civil_disorder": (("2023", "1982"), "4.D.8",
+                       "which units a power in civil disorder removes"),
+}
+
+
+class OptionError(StandoffError):
+    """An unknown option or value."""
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    convoy_disruption: str = "all_routes"
+    paradox: str = "szykman"
+    adjacent_convoy: str = "2023"
+    support_cut_by_convoyed_target: str = "not_cut"
+    convoy_retreat: str = "allowed"
+    dislodged_bounce: str = "head_to_head"
+    omitted_coast: str = "attempt"
+    impossible_coast: str = "illegal"
+    civil_disorder: str = "2023"
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            allowed = CHOICES[f.name][0]
+            if value not in allowed:
+                raise OptionError(
+                    f"option {f.name} cannot be {value!r} (choose one of {', '.join(allowed)})"
+                )
+
+    def with_(self, **changes: str) -> Options:
+        unknown = set(changes) - set(CHOICES)
+        if unknown:
+            raise OptionError(f"unknown option {sorted(unknown)[0]!r} "
+                              f"(known: {', '.join(CHOICES)})")
+        return replace(self, **changes)
+
+    @classmethod
+    def parse(cls, items: list[str] | tuple[str, ...]) -> Options:
+        """From ``["paradox=1982", ...]``."""
+        changes = {}
+        for item in items:
+            key, sep, value = item.partition("=")
+            if not sep:
+                raise OptionError(f"option {item!r} must be key=value")
+            changes[key.strip()] = value.strip()
+        return cls().with_(**changes)
+
+    def to_dict(self, only_changed: bool = True) -> dict[str, str]:
+        d = asdict(self)
+        if only_changed:
+            default = asdict(Options())
+            return {k: v for k, v in d.items() if v != default[k]}
+        return d
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Options:
+        if not isinstance(data, dict):
+            raise OptionError("options must be an object of key: value")
+        return cls().with_(**{str(k): str(v) for k, v in data.items()})
+
+    def __str__(self) -> str:
+        return " ".join(f"{k}={v}" for k, v in self.to_dict().items()) or "defaults"
+
+
+DEFAULT = Options()

@@ -1,0 +1,160 @@
+"""Orders as typed value objects.
+
+Every order formats to one canonical notation (``str(order)``), which
+:func:`standoff.notation.parse_order` reads back to an equal order. Orders carry
+no power: who gave an order is the submitter's business, not the order's.
+
+``unit`` is ``None`` when the writer left out the unit type; DATC 4.C.1/4.C.2
+say to follow such orders anyway, so the type is informative only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from .geography import UnitType
+
+
+def _loc(location: str) -> str:
+    return location.upper()
+
+
+def _unit(unit: UnitType | None, location: str) -> str:
+    return f"{unit.value} {_loc(location)}" if unit is not None else _loc(location)
+
+
+@dataclass(frozen=True, slots=True)
+class Order:
+    """Base class: every order names the location of the unit (or site) it is for."""
+
+    unit: UnitType | None
+    location: str
+
+    #: short name of the order kind, used in JSON and results
+    kind: ClassVar[str] = "order"
+
+    @classmethod
+    def parse(cls, text: str, variant: object | None = None) -> Order:
+        """Read any common notation (see :mod:`standoff.notation`)."""
+        from .notation import parse_order
+        from .variant import Variant, load_variant
+
+        v = variant if isinstance(variant, Variant) else load_variant()
+        return parse_order(text, v)
+
+    def __repr__(self) -> str:
+        return f"Order.parse({str(self)!r})"
+
+    @property
+    def province(self) -> str:
+        from .geography import province_of
+
+        return province_of(self.location)
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Hold(Order):
+    kind: ClassVar[str] = "hold"
+
+    def __str__(self) -> str:
+        return f"{_unit(self.unit, self.location)} H"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Move(Order):
+    dest: str
+    via_convoy: bool = False
+    kind: ClassVar[str] = "move"
+
+    def __str__(self) -> str:
+        via = " VIA CONVOY" if self.via_convoy else ""
+        return f"{_unit(self.unit, self.location)} - {_loc(self.dest)}{via}"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class SupportHold(Order):
+    target_unit: UnitType | None
+    target: str
+    kind: ClassVar[str] = "support_hold"
+
+    def __str__(self) -> str:
+        return f"{_unit(self.unit, self.location)} S {_unit(self.target_unit, self.target)}"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class SupportMove(Order):
+    target_unit: UnitType | None
+    target: str
+    dest: str
+    kind: ClassVar[str] = "support_move"
+
+    def __str__(self) -> str:
+        return (
+            f"{_unit(self.unit, self.location)} S "
+            f"{_unit(self.target_unit, self.target)} - {_loc(self.dest)}"
+        )
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Convoy(Order):
+    target: str
+    dest: str
+    kind: ClassVar[str] = "convoy"
+
+    def __str__(self) -> str:
+        return f"{_unit(self.unit, self.location)} C A {_loc(self.target)} - {_loc(self.dest)}"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Retreat(Order):
+    dest: str
+    kind: ClassVar[str] = "retreat"
+
+    def __str__(self) -> str:
+        return f"{_unit(self.unit, self.location)} R {_loc(self.dest)}"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Disband(Order):
+    """Disband a dislodged unit (retreat phase)."""
+
+    kind: ClassVar[str] = "disband"
+
+    def __str__(self) -> str:
+        return f"{_unit(self.unit, self.location)} D"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Build(Order):
+    kind: ClassVar[str] = "build"
+
+    def __str__(self) -> str:
+        return f"BUILD {_unit(self.unit, self.location)}"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Remove(Order):
+    """Remove a unit (adjustment phase)."""
+
+    kind: ClassVar[str] = "remove"
+
+    def __str__(self) -> str:
+        return f"REMOVE {_unit(self.unit, self.location)}"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Waive(Order):
+    """Decline one build. ``location`` is empty: a waive is for no site."""
+
+    kind: ClassVar[str] = "waive"
+
+    def __str__(self) -> str:
+        return "WAIVE"
+
+
+WAIVE = Waive(None, "")
+
+MOVEMENT_ORDERS = (Hold, Move, SupportHold, SupportMove, Convoy)
+RETREAT_ORDERS = (Retreat, Disband)
+ADJUSTMENT_ORDERS = (Build, Remove, Waive)

@@ -1,0 +1,289 @@
+"""A position: everything on the board at one phase, with two notations.
+
+JSON (``to_json``/``from_json``) for programs, and a one-line compact text
+(``to_text``/``from_text``) for people and test files, in the spirit of chess
+FEN::
+
+    standard S1901M | austria: A BUD, A VIE, F TRI; ... | austria: BUD TRI VIE; ... | - | -
+
+Fields, separated by `` | ``: variant, phase, units per power, owned centres
+per power, dislodged units (``A SER<BUD`` = dislodged by a unit from BUD,
+``<BUD*`` if that attack came by convoy), provinces left empty by a stand-off
+(which retreats may not enter). ``-`` marks an empty field. Both forms
+round-trip exactly; anything else raises :class:`NotationError`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import NotationError, VariantError
+from .geography import UnitType, province_of
+from .phase import Phase
+from .variant import Variant, load_variant
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Unit:
+    power: str
+    type: UnitType
+    location: str
+
+    @property
+    def province(self) -> str:
+        return province_of(self.location)
+
+    def __str__(self) -> str:
+        return f"{self.type.value} {self.location.upper()}"
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Dislodged:
+    """A unit awaiting its retreat, and where the attack that dislodged it came from."""
+
+    unit: Unit
+    attacker_from: str
+    #: the attack came by convoy, so a retreat to ``attacker_from`` is allowed (DATC 4.A.5)
+    via_convoy: bool = False
+
+    def __str__(self) -> str:
+        return f"{self.unit}<{self.attacker_from.upper()}{'*' if self.via_convoy else ''}"
+
+
+@dataclass(frozen=True, eq=True)
+class Position:
+    variant: str
+    phase: Phase
+    units: tuple[Unit, ...]
+    #: owned supply centres: province -> power
+    centres: Mapping[str, str]
+    dislodged: tuple[Dislodged, ...] = ()
+    #: provinces left empty by a stand-off in the movement phase before a retreat
+    contested: frozenset[str] = frozenset()
+    _at: dict[str, Unit] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "units", tuple(sorted(self.units)))
+        object.__setattr__(self, "dislodged", tuple(sorted(self.dislodged)))
+        object.__setattr__(self, "centres", dict(sorted(self.centres.items())))
+        object.__setattr__(self, "contested", frozenset(self.contested))
+        at = self._at
+        for u in self.units:
+            at.setdefault(province_of(u.location), u)
+
+    def __hash__(self) -> int:
+        return hash((self.variant, self.phase, self.units, self.dislodged, self.contested))
+
+    # -- queries -------------------------------------------------------------------
+
+    def unit_at(self, province: str) -> Unit | None:
+        """The unit in a province (for a multi-unit province: the first)."""
+        return self._at.get(province)
+
+    def units_of(self, power: str) -> list[Unit]:
+        return [u for u in self.units if u.power == power]
+
+    def centres_of(self, power: str) -> list[str]:
+        return sorted(c for c, p in self.centres.items() if p == power)
+
+    def centre_counts(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for p in self.centres.values():
+            counts[p] = counts.get(p, 0) + 1
+        return counts
+
+    @classmethod
+    def initial(cls, variant: Variant) -> Position:
+        units = [Unit(p.id, t, loc) for p in variant.powers.values() for t, loc in p.units]
+        centres = {province_of(c): p.id for p in variant.powers.values() for c in p.home_centres}
+        return cls(variant.name, variant.start, tuple(units), centres)
+
+    # -- JSON ----------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        v = load_variant(self.variant)
+        cal = v.calendar
+        units: dict[str, list[str]] = {}
+        for u in self.units:
+            units.setdefault(u.power, []).append(str(u))
+        centres: dict[str, list[str]] = {}
+        for c, p in self.centres.items():
+            centres.setdefault(p, []).append(c.upper())
+        out: dict[str, Any] = {
+            "variant": self.variant,
+            "phase": self.phase.name(cal),
+            "units": dict(sorted(units.items())),
+            "centres": {p: sorted(cs) for p, cs in sorted(centres.items())},
+        }
+        if self.dislodged:
+            dis: dict[str, list[dict[str, Any]]] = {}
+            for d in self.dislodged:
+                dis.setdefault(d.unit.power, []).append(
+                    {"unit": str(d.unit), "attacker": d.attacker_from.upper(),
+                     "via_convoy": d.via_convoy}
+                )
+            out["dislodged"] = dis
+        if self.contested:
+            out["contested"] = sorted(c.upper() for c in self.contested)
+        return out
+
+    def to_json(self, indent: int | None = None) -> str:
+        return json.dumps(self.to_dict(), indent=indent)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Position:
+        if not isinstance(data, dict):
+            raise NotationError("a position must be a JSON object")
+        try:
+            variant = load_variant(str(data["variant"]))
+            phase = Phase.parse(str(data["phase"]), variant.calendar)
+            units = [
+                _unit(variant, power, text)
+                for power, texts in _mapping(data.get("units", {}), "units").items()
+                for text in _list(texts, "units")
+            ]
+            centres = {}
+            for power, cs in _mapping(data.get("centres", {}), "centres").items():
+                pid = variant.power(power)
+                for c in _list(cs, "centres"):
+                    prov = _province(variant, str(c))
+                    if prov in centres:
+                        raise NotationError(f"centre {c} owned twice")
+                    centres[prov] = pid
+            dislodged = []
+            for power, items in _mapping(data.get("dislodged", {}), "dislodged").items():
+                for item in _list(items, "dislodged"):
+                    if not isinstance(item, dict):
+                        raise NotationError("a dislodged unit must be an object")
+                    dislodged.append(
+                        Dislodged(
+                            _unit(variant, power, str(item["unit"])),
+                            _province(variant, str(item["attacker"])),
+                            bool(item.get("via_convoy", False)),
+                        )
+                    )
+            contested = {_province(variant, str(c)) for c in _list(data.get("contested", []),
+                                                                     "contested")}
+        except KeyError as exc:
+            raise NotationError(f"position is missing the field {exc.args[0]!r}") from exc
+        except VariantError as exc:
+            raise NotationError(str(exc)) from exc
+        pos = cls(variant.name, phase, tuple(units), centres, tuple(dislodged),
+                  frozenset(contested))
+        pos.check(variant)
+        return pos
+
+    @classmethod
+    def from_json(cls, text: str) -> Position:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise NotationError(f"position is not valid JSON: {exc}") from exc
+        return cls.from_dict(data)
+
+    # -- compact text ------------------------------------------------------------
+
+    def to_text(self) -> str:
+        d = self.to_dict()
+        units = "; ".join(f"{p}: {', '.join(us)}" for p, us in d["units"].items()) or "-"
+        centres = "; ".join(f"{p}: {' '.join(cs)}" for p, cs in d["centres"].items()) or "-"
+        by_power: dict[str, list[str]] = {}
+        for dis in self.dislodged:
+            by_power.setdefault(dis.unit.power, []).append(str(dis))
+        dislodged = "; ".join(f"{p}: {', '.join(ds)}" for p, ds in sorted(by_power.items()))
+        contested = " ".join(d.get("contested", []))
+        return " | ".join([self.variant, d["phase"], units, centres, dislodged or "-",
+                           contested or "-"])
+
+    @classmethod
+    def from_text(cls, text: str) -> Position:
+        parts = [p.strip() for p in text.strip().split("|")]
+        if len(parts) != 6:
+            raise NotationError(
+                f"a compact position has 6 fields separated by '|', found {len(parts)}"
+            )
+        variant_name, phase, units, centres, dislodged, contested = parts
+        data: dict[str, Any] = {"variant": variant_name, "phase": phase}
+        data["units"] = {p: [u.strip() for u in v.split(",") if u.strip()]
+                         for p, v in _groups(units)}
+        data["centres"] = {p: v.split() for p, v in _groups(centres)}
+        dis: dict[str, list[dict[str, Any]]] = {}
+        for p, v in _groups(dislodged):
+            for item in v.split(","):
+                unit, sep, rest = item.strip().partition("<")
+                if not sep or not rest:
+                    raise NotationError(f"dislodged unit {item.strip()!r} needs '<ATTACKER'")
+                dis.setdefault(p, []).append({"unit": unit.strip(), "attacker": rest.rstrip("*"),
+                                              "via_convoy": rest.endswith("*")})
+        data["dislodged"] = dis
+        data["contested"] = [] if contested == "-" else contested.split()
+        return cls.from_dict(data)
+
+    # -- consistency -----------------------------------------------------------------
+
+    def check(self, variant: Variant) -> None:
+        """Refuse positions the rules cannot reach (two units in one space...)."""
+        board = variant.board_at(self.phase)
+        seen: dict[str, int] = {}
+        for u in self.units:
+            if not board.can_stand(u.type, u.location):
+                raise NotationError(f"{u} ({u.power}) cannot stand on {u.location.upper()}")
+            seen[u.province] = seen.get(u.province, 0) + 1
+        for prov, n in seen.items():
+            cap = board.provinces[prov].capacity
+            if cap and n > cap:
+                raise NotationError(f"{n} units in {prov.upper()}, which holds {cap}")
+        for c in self.centres:
+            if not board.provinces[c].supply_centre:
+                raise NotationError(f"{c.upper()} is not a supply centre")
+        for d in self.dislodged:
+            if not board.can_stand(d.unit.type, d.unit.location):
+                raise NotationError(f"dislodged {d.unit} cannot stand on {d.unit.location.upper()}")
+
+
+def _groups(text: str) -> Iterable[tuple[str, str]]:
+    if text.strip() == "-":
+        return []
+    out = []
+    for chunk in text.split(";"):
+        if not chunk.strip():
+            continue
+        power, sep, rest = chunk.partition(":")
+        if not sep:
+            raise NotationError(f"expected 'power: ...', found {chunk.strip()!r}")
+        out.append((power.strip(), rest.strip()))
+    return out
+
+
+def _mapping(value: Any, what: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise NotationError(f"'{what}' must be an object keyed by power")
+    return value
+
+
+def _list(value: Any, what: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise NotationError(f"'{what}' entries must be lists")
+    return value
+
+
+def _province(variant: Variant, text: str) -> str:
+    p = text.strip().lower()
+    if p not in variant.board.provinces:
+        raise NotationError(f"unknown province {text!r}")
+    return p
+
+
+def _unit(variant: Variant, power: str, text: str) -> Unit:
+    kind, _, loc = text.strip().partition(" ")
+    try:
+        unit_type = UnitType(kind.upper())
+    except ValueError:
+        raise NotationError(f"bad unit {text!r} (expected e.g. 'A PAR' or 'F STP/SC')") from None
+    loc = loc.strip().lower()
+    if province_of(loc) not in variant.board.provinces:
+        raise NotationError(f"unknown province in unit {text!r}")
+    return Unit(variant.power(power), unit_type, loc)

@@ -1,0 +1,91 @@
+"""Kruijswijk's guess-and-check resolver, independent of what the decisions mean.
+
+The movement rules are a set of yes/no *decisions* (does this move succeed, is
+this support cut...) that depend on each other, sometimes in cycles. This
+module knows nothing of Diplomacy: it resolves integer decision ids through a
+callback that may itself ask for other decisions. When a decision depends on
+its own guess (a cycle), both guesses are tried; one consistent answer is
+taken, and when there are none or two, the caller's *backup rule* settles the
+cycle (circular movement, or the Szykman rule for convoy paradoxes). This is
+the algorithm of L. B. Kruijswijk, "The Math of Adjudication" (DATC ch. 5).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+UNRESOLVED, GUESSING, RESOLVED = 0, 1, 2
+
+
+class Resolver:
+    """Resolve decisions ``0..n-1`` given ``adjudicate(decision) -> bool``."""
+
+    __slots__ = ("_adjudicate", "_backup", "deps", "result", "state")
+
+    def __init__(
+        self,
+        size: int,
+        adjudicate: Callable[[int], bool],
+        backup: Callable[[list[int]], None],
+    ) -> None:
+        self.state = [UNRESOLVED] * size
+        self.result = [False] * size
+        self.deps: list[int] = []
+        self._adjudicate = adjudicate
+        self._backup = backup
+
+    def settle(self, decision: int, value: bool) -> None:
+        """Fix a decision (used by backup rules)."""
+        self.state[decision] = RESOLVED
+        self.result[decision] = value
+
+    def resolve(self, nr: int) -> bool:
+        state = self.state
+        st = state[nr]
+        if st == RESOLVED:
+            return self.result[nr]
+        deps = self.deps
+        if st == GUESSING:
+            if nr not in deps:
+                deps.append(nr)
+            return self.result[nr]
+        old = len(deps)
+        self.result[nr] = False
+        state[nr] = GUESSING
+        first = self._adjudicate(nr)
+        if len(deps) == old:
+            # Depends on no guess: final. (A backup rule may already have settled it.)
+            if state[nr] != RESOLVED:
+                self.result[nr] = first
+                state[nr] = RESOLVED
+            return self.result[nr]
+        if deps[old] != nr:
+            # Depends on someone else's guess: report upwards, stay a guess.
+            deps.append(nr)
+            self.result[nr] = first
+            return first
+        # Our own guess is part of a cycle: try the other guess.
+        for d in deps[old:]:
+            state[d] = UNRESOLVED
+        del deps[old:]
+        self.result[nr] = True
+        state[nr] = GUESSING
+        second = self._adjudicate(nr)
+        if first == second:
+            # A cycle with exactly one consistent resolution.
+            for d in deps[old:]:
+                state[d] = UNRESOLVED
+            del deps[old:]
+            self.result[nr] = first
+            state[nr] = RESOLVED
+            return first
+        # None or two resolutions: the backup rule decides.
+        cycle = deps[old:]
+        if nr not in cycle:
+            cycle.append(nr)
+        del deps[old:]
+        for d in cycle:
+            if state[d] != RESOLVED:
+                state[d] = UNRESOLVED
+        self._backup(cycle)
+        return self.resolve(nr)

@@ -1,0 +1,100 @@
+"""What happened to each order, and why.
+
+A result names the order, whether it succeeded, and a reason code with the
+provinces involved, so a UI can say "bounced with A BUR" or "support cut by
+F NTH" without re-adjudicating.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from .orders import Order
+
+
+class Reason(str, Enum):
+    """Why an order failed (or, for ``NONE``, that it did not)."""
+
+    NONE = "none"
+    INVALID = "invalid"  # the text could not be read as an order
+    ILLEGAL = "illegal"  # the order broke the rules and was ignored (unit holds)
+    BOUNCED = "bounced"  # a move met equal or greater strength
+    NO_CONVOY = "no_convoy"  # no undisrupted convoy route
+    PARADOX = "convoy_paradox"  # convoy taken out by the Szykman rule
+    CUT = "cut"  # support cut by an attack
+    VOID = "void"  # support/convoy for an order that was not given
+    DISLODGED = "dislodged"  # the unit was dislodged
+    NO_RETREAT = "no_retreat"  # dislodged with nowhere to go: disbanded
+    CIVIL_DISORDER = "civil_disorder"  # order supplied by the civil-disorder rule
+    NOT_ALLOWED = "not_allowed"  # adjustment beyond what the power may do
+
+    def describe(self) -> str:
+        return _TEXT[self]
+
+
+_TEXT = {
+    Reason.NONE: "",
+    Reason.INVALID: "invalid",
+    Reason.ILLEGAL: "illegal",
+    Reason.BOUNCED: "bounced with",
+    Reason.NO_CONVOY: "no convoy route",
+    Reason.PARADOX: "convoy disrupted by the Szykman rule (paradox)",
+    Reason.CUT: "support cut by",
+    Reason.VOID: "void: no matching order",
+    Reason.DISLODGED: "dislodged by",
+    Reason.NO_RETREAT: "dislodged with no retreat: disbanded",
+    Reason.CIVIL_DISORDER: "civil disorder",
+    Reason.NOT_ALLOWED: "not allowed",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class OrderResult:
+    power: str
+    order: Order | None
+    success: bool
+    reason: Reason = Reason.NONE
+    #: provinces of the units that caused the failure (bouncer, cutter, dislodger)
+    by: tuple[str, ...] = ()
+    #: free text for illegal orders: why the order was refused
+    detail: str = ""
+    #: the unit was dislodged (a move/support/convoy can fail and the unit be dislodged too)
+    dislodged_by: str | None = None
+    #: the order as written, when it could not be used (illegal)
+    text: str = ""
+
+    def describe(self) -> str:
+        """e.g. ``A PAR - BUR: fails (bounced with MUN)``."""
+        order = str(self.order) if self.order is not None else self.text
+        if self.success and self.dislodged_by is None:
+            return f"{order}: succeeds"
+        parts = []
+        if not self.success:
+            why = self.reason.describe()
+            if self.by:
+                why += " " + ", ".join(p.upper() for p in self.by)
+            if self.detail:
+                why = f"{why}: {self.detail}" if why else self.detail
+            parts.append(why)
+        if self.dislodged_by is not None and self.reason is not Reason.DISLODGED:
+            parts.append(f"dislodged by {self.dislodged_by.upper()}")
+        verdict = "succeeds" if self.success else "fails"
+        return f"{order}: {verdict} ({'; '.join(p for p in parts if p)})"
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "power": self.power,
+            "order": str(self.order) if self.order is not None else self.text,
+            "success": self.success,
+        }
+        if self.reason is not Reason.NONE:
+            out["reason"] = self.reason.value
+        if self.by:
+            out["by"] = [p.upper() for p in self.by]
+        if self.detail:
+            out["detail"] = self.detail
+        if self.dislodged_by is not None:
+            out["dislodged_by"] = self.dislodged_by.upper()
+        return out

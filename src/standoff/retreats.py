@@ -1,0 +1,102 @@
+"""Retreat phase: where dislodged units may go, and what happens when they try.
+
+A dislodged unit may retreat to a location it could move to, that is empty
+after the movement phase, was not left empty by a stand-off, and is not the
+province its attacker came from, unless that attack came by convoy (2023
+rulebook, DATC 4.A.5). Two retreats to one province both fail and both units
+are disbanded. A unit with no order is disbanded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .errors import IllegalOrderError
+from .geography import Board, UnitType, province_of
+from .options import Options
+from .orders import Disband, Move, Order, Retreat
+from .position import Dislodged, Unit
+from .results import OrderResult, Reason
+
+
+def retreat_options(
+    board: Board,
+    dislodged: Dislodged,
+    occupied: set[str] | frozenset[str],
+    contested: frozenset[str],
+    options: Options,
+) -> list[str]:
+    """Every location this dislodged unit may retreat to (sorted)."""
+    u = dislodged.unit
+    blocked_origin = not (dislodged.via_convoy and options.convoy_retreat == "allowed")
+    out = []
+    for loc in board.links(u.type, u.location):
+        prov = province_of(loc)
+        if prov in occupied or prov in contested:
+            continue
+        if blocked_origin and prov == dislodged.attacker_from:
+            continue
+        if not board.can_enter(u.location, loc):
+            continue
+        out.append(loc)
+    return sorted(out)
+
+
+def check_retreat(
+    board: Board, dislodged: Dislodged, allowed: list[str], order: Order, options: Options
+) -> Order:
+    """Normalise a retreat/disband for this unit, or raise IllegalOrderError."""
+    u = dislodged.unit
+    if isinstance(order, Disband):
+        return Disband(u.type, u.location)
+    if isinstance(order, (Retreat, Move)):
+        dest = order.dest
+        if u.type is UnitType.FLEET and "/" not in dest:
+            fits = [loc for loc in allowed if province_of(loc) == province_of(dest)]
+            if len(fits) == 1 and options.omitted_coast == "attempt":
+                dest = fits[0]
+        elif u.type is UnitType.ARMY:
+            dest = province_of(dest)
+        if dest not in allowed:
+            why = ("nowhere to retreat to" if not allowed else
+                   f"may retreat only to {', '.join(a.upper() for a in allowed)}")
+            raise IllegalOrderError(str(order), f"{u} cannot retreat to {dest.upper()}: {why}")
+        return Retreat(u.type, u.location, dest)
+    raise IllegalOrderError(str(order), f"a {order.kind} order is not allowed in a retreat phase")
+
+
+def adjudicate_retreats(
+    dislodged: Iterable[Dislodged],
+    orders: dict[str, Order],
+) -> tuple[list[OrderResult], list[Unit]]:
+    """Resolve legal, normalised retreat orders keyed by the unit's province.
+
+    Returns the results and the units that reach the board.
+    """
+    targets: dict[str, int] = {}
+    for order in orders.values():
+        if isinstance(order, Retreat):
+            p = province_of(order.dest)
+            targets[p] = targets.get(p, 0) + 1
+    results: list[OrderResult] = []
+    arrived: list[Unit] = []
+    for d in dislodged:
+        u = d.unit
+        order = orders.get(u.province)
+        if isinstance(order, Retreat):
+            p = province_of(order.dest)
+            if targets[p] > 1:
+                others = tuple(sorted(
+                    prov for prov, o in orders.items()
+                    if isinstance(o, Retreat) and province_of(o.dest) == p and prov != u.province
+                ))
+                results.append(OrderResult(u.power, order, False, Reason.BOUNCED, others))
+            else:
+                results.append(OrderResult(u.power, order, True))
+                arrived.append(Unit(u.power, u.type, order.dest))
+        elif order is not None:
+            results.append(OrderResult(u.power, order, True))
+        else:
+            results.append(OrderResult(u.power, Disband(u.type, u.location), True,
+                                       Reason.CIVIL_DISORDER, detail="no order: disbanded"))
+    return results, arrived
