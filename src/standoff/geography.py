@@ -18,7 +18,7 @@ Variant needs that shaped this module:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -164,37 +164,57 @@ class Board:
         """A land province that touches a sea (where armies can be convoyed to/from)."""
         return self.provinces[province].terrain is Terrain.COAST
 
-    def sea_path_exists(self, src: str, dst: str, avoid: str | None = None) -> bool:
-        """Is there a chain of convoy-capable seas linking two coastal provinces?
+    def sea_path_exists(
+        self, src: str, dst: str, fleets: Container[str], avoid: str | None = None
+    ) -> bool:
+        """Could fleets in ``fleets`` (sea provinces) convoy an army src -> dst?
 
         ``avoid`` excludes one sea (a fleet cannot support a convoy it is needed
-        for: DATC 6.D.31). This is board geometry only; which fleets are ordered
-        to convoy is the adjudicator's business.
+        for: DATC 6.D.31). Board geometry and fleet positions only; which fleets
+        are ordered to convoy is the adjudicator's business.
         """
-        starts = [s for s in self._sea_neighbours(src) if s != avoid]
+        starts = [s for s in self._sea_neighbours(src) if s in fleets and s != avoid]
         seen = set(starts)
         stack = list(starts)
         while stack:
             sea = stack.pop()
-            if dst in self._province_neighbours_raw(sea):
+            if dst in self.neighbours[sea]:
                 return True
             for nxt in self._sea_neighbours(sea):
-                if nxt not in seen and nxt != avoid:
+                if nxt not in seen and nxt in fleets and nxt != avoid:
                     seen.add(nxt)
                     stack.append(nxt)
         return False
 
-    def seas_on_some_path(self, src: str, dst: str) -> frozenset[str]:
-        """Every convoy-capable sea on at least one simple sea chain src -> dst.
+    def convoy_route_seas(self, src: str, dst: str, fleets: Container[str]) -> frozenset[str]:
+        """Seas (among ``fleets``) needed by at least one convoy route src -> dst.
 
-        A convoy order is legal only if its fleet could be part of a route
-        (DATC 4.E.1, 6.G.19); this is that test. A sea is on some chain iff it
-        is reachable from ``src``'s seas and can reach ``dst``'s seas; seas form
-        an undirected graph, so both reachabilities are plain flood fills.
+        A fleet whose convoy is needed by no route gives an illegal order (DATC
+        4.E.1, 6.G.19). A route needs every sea on it when it has no short cut:
+        only its first sea touches ``src``, only its last touches ``dst``, and
+        no two seas on it touch unless consecutive (an induced path). The search
+        is over occupied seas only, so it stays small.
         """
-        from_src = self._flood(self._sea_neighbours(src))
-        from_dst = self._flood(self._sea_neighbours(dst))
-        return frozenset(from_src & from_dst)
+        near = self.neighbours
+        found: set[str] = set()
+        path: list[str] = []
+
+        def extend(sea: str) -> None:
+            if sea in path or sea not in fleets or not self.provinces[sea].convoys:
+                return
+            if path and (src in near[sea] or any(sea in near[p] for p in path[:-1])):
+                return
+            path.append(sea)
+            if dst in near[sea]:
+                found.update(path)
+            else:
+                for nxt in near[sea]:
+                    extend(nxt)
+            path.pop()
+
+        for first in near[src]:
+            extend(first)
+        return frozenset(found)
 
     def _flood(self, starts: Iterable[str]) -> set[str]:
         seen = set(starts)

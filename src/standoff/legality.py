@@ -58,14 +58,25 @@ def fleet_destination(board: Board, unit: Unit, dest: str, options: Options, ord
     return reachable[0]
 
 
-def army_can_reach(board: Board, src: str, dest: str, avoid: str | None = None) -> bool:
-    """Overland, or by a possible convoy route (coastal to coastal over seas)."""
+def convoy_fleets(board: Board, position: Position) -> set[str]:
+    """Seas holding a fleet: where a convoy route could run in this position."""
+    return {u.province for u in position.units
+            if u.type is UnitType.FLEET and board.can_convoy_through(u.province)}
+
+
+def army_can_reach(board: Board, position: Position, src: str, dest: str,
+                   avoid: str | None = None) -> bool:
+    """Overland, or by a convoy route the fleets on the board could form.
+
+    With no fleets to form a route, the move is illegal and ignored (DATC 6.D.32);
+    with fleets there but not ordered to convoy it is legal and fails (6.D.8).
+    """
     if dest in board.army_links.get(src, ()):
         return True
     return (
         board.is_coastal(src)
         and board.is_coastal(dest)
-        and board.sea_path_exists(src, dest, avoid)
+        and board.sea_path_exists(src, dest, convoy_fleets(board, position), avoid)
     )
 
 
@@ -88,7 +99,7 @@ def check_movement_order(
         dest = province_of(order.dest)
         if dest not in board.provinces:
             raise _illegal(order, f"unknown province {order.dest!r}")
-        if not army_can_reach(board, unit.location, dest):
+        if not army_can_reach(board, position, unit.location, dest):
             raise _illegal(order, f"{unit} cannot reach {dest.upper()}, not even by convoy")
         return Move(unit.type, unit.location, dest, order.via_convoy)
     if isinstance(order, (SupportHold, SupportMove)):
@@ -118,9 +129,11 @@ def check_movement_order(
                 raise _illegal(order, f"{target} cannot reach {order.dest.upper()}")
         else:
             avoid = unit.province if unit.type is UnitType.FLEET else None
-            if not army_can_reach(board, target.location, dprov, avoid):
+            if not army_can_reach(board, position, target.location, dprov, avoid):
                 raise _illegal(order, f"{target} cannot reach {dprov.upper()}")
-        return SupportMove(unit.type, unit.location, target.type, tprov, dprov)
+        # A coast named in the support must match the move's coast (DATC 6.B.9).
+        dest = order.dest if target.type is UnitType.FLEET and "/" in order.dest else dprov
+        return SupportMove(unit.type, unit.location, target.type, tprov, dest)
     if isinstance(order, Convoy):
         if unit.type is not UnitType.FLEET:
             raise _illegal(order, "only fleets can convoy")
@@ -138,7 +151,8 @@ def check_movement_order(
         if dprov not in board.provinces or not (board.is_coastal(tprov)
                                                 and board.is_coastal(dprov)):
             raise _illegal(order, "convoys go from a coastal province to a coastal province")
-        if unit.province not in board.seas_on_some_path(tprov, dprov):
+        if unit.province not in board.convoy_route_seas(tprov, dprov,
+                                                         convoy_fleets(board, position)):
             raise _illegal(order, f"{unit} is on no convoy route from {tprov.upper()} "
                                   f"to {dprov.upper()}")
         return Convoy(unit.type, unit.location, tprov, dprov)

@@ -81,7 +81,7 @@ class MovementAdjudicator:
                 dest[i] = province_of(order.dest)
             elif isinstance(order, SupportMove):
                 kind[i] = _SUP_MOVE
-                dest[i] = order.dest
+                dest[i] = province_of(order.dest)
                 target[i] = occupant.get(order.target, -1)
             elif isinstance(order, SupportHold):
                 kind[i] = _SUP_HOLD
@@ -109,10 +109,10 @@ class MovementAdjudicator:
                 adjacent = d in board.army_links.get(self.prov[i], ())
                 self.convoyed[i] = (not adjacent) or self._chooses_convoy(i, order)
             if self.convoyed[i] and not self._route_possible(i):
-                # No convoy ordered along any route: the move is not valid (DATC 4.E.1),
-                # attacks nothing, and the army holds.
+                # No convoy ordered along any route: the move is not valid (DATC 4.E.1)
+                # and attacks nothing; it is still a move, so it gets no hold support
+                # (DATC 6.D.8).
                 self.no_route[i] = True
-                kind[i] = _HOLD
                 continue
             self.attackers.setdefault(d, []).append(i)
         for i in range(self.n):
@@ -123,27 +123,31 @@ class MovementAdjudicator:
                 else:
                     self.void[i] = True
             elif k == _SUP_MOVE:
-                if t >= 0 and kind[t] == _MOVE and dest[t] == dest[i]:
+                if t >= 0 and kind[t] == _MOVE and dest[t] == dest[i] and \
+                        self._coast_matches(i, t):
                     self.supports[t].append(i)
                 else:
                     self.void[i] = True
 
+    def _coast_matches(self, supporter: int, mover: int) -> bool:
+        want = self.orders[supporter]
+        got = self.orders[mover]
+        assert isinstance(want, SupportMove) and isinstance(got, Move)
+        return "/" not in want.dest or want.dest == got.dest
+
     def _chooses_convoy(self, i: int, order: Move) -> bool:
         """An army ordered to an adjacent province: by land or by convoy? (DATC 4.A.3)"""
         rule = self.options.adjacent_convoy
+        if order.via_convoy and rule != "1971":
+            return True  # no land fallback when the convoy is not there (DATC 6.G.8)
         fleets = self.convoyers[i]
-        if not fleets:
+        if not fleets or rule == "dptg":
             return False
-        if rule == "dptg":
-            return order.via_convoy
         if rule == "1971":
             # convoy only considered when the unit at the destination moves the other way
             j = self.occupant.get(self.dest[i], -1)
             return j >= 0 and self.kind[j] == _MOVE and self.dest[j] == self.prov[i]
-        own = any(self.power[f] == self.power[i] for f in fleets)
-        if rule == "1982":
-            return own
-        return order.via_convoy or own
+        return any(self.power[f] == self.power[i] for f in fleets)
 
     def _route_possible(self, i: int) -> bool:
         """Is there a chain of fleets ordered to convoy this army, ignoring dislodgement?"""
@@ -190,7 +194,7 @@ class MovementAdjudicator:
 
     def _move(self, i: int) -> bool:
         resolve = self.resolver.resolve
-        if self.convoyed[i] and not resolve(self.n + i):
+        if self.convoyed[i] and (self.no_route[i] or not resolve(self.n + i)):
             return False
         d = self.dest[i]
         attack = self._attack(i)

@@ -46,8 +46,10 @@ class Resolver:
             return self.result[nr]
         deps = self.deps
         if st == GUESSING:
-            if nr not in deps:
-                deps.append(nr)
+            # Always record the dependency, even if ``nr`` is listed already: the
+            # caller must see the list grow, or it would think itself independent
+            # of guesses (a flaw of the published pseudo-code).
+            deps.append(nr)
             return self.result[nr]
         old = len(deps)
         self.result[nr] = False

@@ -1,0 +1,5 @@
+"""``python -m standoff`` runs the CLI."""
+
+from .cli import main
+
+main()
