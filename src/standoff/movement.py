@@ -64,6 +64,7 @@ class MovementAdjudicator:
         self.convoyers: list[list[int]] = [[] for _ in range(n)]
         self.void = [False] * n
         self.no_route = [False] * n
+        self.fallback = [False] * n  # 1971 rule: a disrupted adjacent convoy goes by land
         self._classify()
         self.resolver = Resolver(2 * n, self._adjudicate, self._backup)
         self.paradox = [False] * n
@@ -108,6 +109,10 @@ class MovementAdjudicator:
             if self.units[i].type.value == "A":
                 adjacent = d in board.army_links.get(self.prov[i], ())
                 self.convoyed[i] = (not adjacent) or self._chooses_convoy(i, order)
+                if adjacent and self.convoyed[i] and self.options.adjacent_convoy == "1971":
+                    # 1971: the convoy is taken only if it is not disrupted (DATC 4.A.3)
+                    self.fallback[i] = True
+                    self.convoyed[i] = self._route_possible(i)
             if self.convoyed[i] and not self._route_possible(i):
                 # No convoy ordered along any route: the move is not valid (DATC 4.E.1)
                 # and attacks nothing; it is still a move, so it gets no hold support
@@ -194,7 +199,8 @@ class MovementAdjudicator:
 
     def _move(self, i: int) -> bool:
         resolve = self.resolver.resolve
-        if self.convoyed[i] and (self.no_route[i] or not resolve(self.n + i)):
+        if self.convoyed[i] and (self.no_route[i] or not resolve(self.n + i)) and \
+                not self.fallback[i]:
             return False
         d = self.dest[i]
         attack = self._attack(i)
@@ -211,7 +217,13 @@ class MovementAdjudicator:
 
     def _head_to_head(self, i: int, j: int) -> bool:
         return (self.kind[j] == _MOVE and self.dest[j] == self.prov[i]
-                and not self.convoyed[i] and not self.convoyed[j])
+                and not self._by_convoy(i) and not self._by_convoy(j))
+
+    def _by_convoy(self, i: int) -> bool:
+        """Does this move go by convoy? Only the 1971 fallback makes it a decision."""
+        if not self.convoyed[i]:
+            return False
+        return not self.fallback[i] or self.resolver.resolve(self.n + i)
 
     def _support_count(self, i: int, exclude_power: str | None = None) -> int:
         resolve = self.resolver.resolve
@@ -243,7 +255,7 @@ class MovementAdjudicator:
 
     def _prevent(self, k: int) -> int:
         resolve = self.resolver.resolve
-        if self.convoyed[k] and not resolve(self.n + k):
+        if self.convoyed[k] and not self.fallback[k] and not resolve(self.n + k):
             return 0
         j = self.occupant.get(self.dest[k], -1)
         if j >= 0 and self.kind[j] == _MOVE and self.dest[j] == self.prov[k]:
@@ -253,33 +265,47 @@ class MovementAdjudicator:
         return 1 + self._support_count(k)
 
     def _support(self, i: int) -> bool:
+        """Not cut: no attack from elsewhere, and not dislodged (DATC 5.B.7)."""
         if self.void[i]:
             return False
         resolve = self.resolver.resolve
-        p = self.prov[i]
         target_dest = self.dest[i] if self.kind[i] == _SUP_MOVE else ""
-        for k in self.attackers.get(p, ()):
+        for k in self.attackers.get(self.prov[i], ()):
             if self.power[k] == self.power[i]:
-                continue
-            if self.convoyed[k]:
-                if self.prov[k] == target_dest and \
-                        self.options.support_cut_by_convoyed_target == "not_cut":
+                continue  # own units neither cut nor dislodge
+            if self._by_convoy(k):
+                if self._paradox_exempt(i, k):
+                    continue  # 1982/2000 rule: not cut, not even by dislodging (6.F.17)
+                if self.prov[k] != target_dest or \
+                        self.options.support_cut_by_convoyed_target == "cut":
+                    if resolve(self.n + k):
+                        return False
                     continue
-                if self.options.paradox == "1982":
-                    t = self.target[i]
-                    body = target_dest or (self.prov[t] if t >= 0 else "")
-                    if self._convoy_in(body):
-                        continue
-                if not resolve(self.n + k):
-                    continue
-            elif self.prov[k] == target_dest:
-                continue
-            return False
-        return not self._dislodged(i)
+            elif self.prov[k] != target_dest:
+                return False
+            # An attack from the province the support goes into cuts only by dislodging.
+            if resolve(k):
+                return False
+        return True
 
-    def _convoy_in(self, province: str) -> bool:
-        j = self.occupant.get(province, -1)
-        return j >= 0 and self.kind[j] == _CONVOY
+    def _paradox_exempt(self, supporter: int, army: int) -> bool:
+        """The older paradox rules: a convoyed army does not cut this support (4.A.2)."""
+        rule = self.options.paradox
+        if rule == "szykman":
+            return False
+        if self.kind[supporter] == _SUP_MOVE:
+            body = self.dest[supporter]
+        else:
+            t = self.target[supporter]
+            body = self.prov[t] if t >= 0 else ""
+        j = self.occupant.get(body, -1)
+        if rule == "1982":
+            # supporting an action in a sea that holds a convoying fleet
+            return j >= 0 and self.kind[j] == _CONVOY
+        # 2000: supporting an attack on a fleet this army's convoy needs
+        if self.kind[supporter] != _SUP_MOVE or j < 0 or j not in self.convoyers[army]:
+            return False
+        return not self._route(army, lambda f: f != j)
 
     def _dislodged(self, i: int) -> bool:
         resolve = self.resolver.resolve
@@ -324,7 +350,7 @@ class MovementAdjudicator:
         for i, u in enumerate(self.units):
             k = dislodger[i]
             if k >= 0:
-                dislodged.append(Dislodged(u, self.prov[k], self.convoyed[k]))
+                dislodged.append(Dislodged(u, self.prov[k], self._by_convoy(k)))
                 continue
             if self.kind[i] == _MOVE and ok[i]:
                 order = self.orders[i]
@@ -360,14 +386,14 @@ class MovementAdjudicator:
         # a support that failed: cut by an attack, or by its dislodgement
         for k in self.attackers.get(self.prov[i], ()):
             if self.power[k] != power and (k == dislodger or self.prov[k] != self.dest[i]):
-                if not self.convoyed[k] or self.resolver.result[self.n + k]:
+                if not self._by_convoy(k):
                     return OrderResult(power, order, False, Reason.CUT, (self.prov[k],),
                                        dislodged_by=dis)
         return OrderResult(power, order, False, Reason.DISLODGED, (dis,) if dis else (),
                            dislodged_by=dis)
 
     def _why_move(self, i: int) -> tuple[Reason, tuple[str, ...]]:
-        if self.convoyed[i]:
+        if self._by_convoy(i) or (self.convoyed[i] and not self.fallback[i]):
             if self.paradox[i]:
                 return Reason.PARADOX, ()
             if not self.resolver.result[self.n + i]:

@@ -17,9 +17,11 @@ CHOICES: dict[str, tuple[tuple[str, ...], str, str]] = {
     "convoy_disruption": (("all_routes", "any_route"), "4.A.1",
                           "a multi-route convoy fails when all routes (or, 1971: any route) "
                           "are disrupted"),
-    "paradox": (("szykman", "1982"), "4.A.2",
-                "convoy paradoxes: Szykman rule, or the 1982 rule (a convoyed army does not "
-                "cut support for an action against a sea holding a convoying fleet)"),
+    "paradox": (("szykman", "2000", "1982"), "4.A.2",
+                "convoy paradoxes: the Szykman rule; the 2000/2023 rule (a convoyed army does "
+                "not cut support for an attack on a fleet its convoy needs); or the 1982 rule "
+                "(... for an action in a sea holding a convoying fleet). Szykman stays the "
+                "backup for paradoxes the older rules leave open"),
     "adjacent_convoy": (("2023", "1971", "1982", "dptg"), "4.A.3",
                         "when an army ordered to an adjacent province goes by convoy"),
     "support_cut_by_convoyed_target": (("not_cut", "cut"), "4.A.4",
