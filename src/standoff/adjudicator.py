@@ -9,18 +9,17 @@ centre ownership after the last season of the year.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from .adjustments import adjudicate_adjustments, adjustment_counts
+from .adjustments import adjudicate_adjustments, adjustment_counts, check_build
 from .errors import IllegalOrderError, InvalidOrderError, StandoffError
 from .geography import province_of
 from .legality import check_movement_order
 from .movement import MovementAdjudicator
 from .notation import parse_order
 from .options import DEFAULT, Options
-from .orders import Disband, Order, Remove
+from .orders import Build, Disband, Order, Remove, Waive
 from .phase import Phase, PhaseKind
 from .position import Dislodged, Position, Unit
 from .results import OrderResult, Reason
@@ -30,15 +29,33 @@ from .variant import Variant, load_variant
 OrdersInput = Mapping[str, Iterable["Order | str"]]
 
 
-@dataclass(slots=True)
 class PhaseResult:
-    """The outcome of one phase: per-order results and the position after it."""
+    """The outcome of one phase: per-order results and the position after it.
 
-    position: Position
-    results: list[OrderResult]
-    next_position: Position
-    #: units disbanded because they were dislodged with nowhere to retreat
-    disbanded: list[Unit] = field(default_factory=list)
+    ``results`` is built on first access: explaining every order costs about
+    as much as adjudicating, and bots that only want ``next_position`` should
+    not pay for it.
+    """
+
+    __slots__ = ("_late", "_results", "disbanded", "next_position", "position")
+
+    def __init__(self, position: Position, results: list[OrderResult], next_position: Position,
+                 disbanded: list[Unit] | None = None,
+                 late: Callable[[], list[OrderResult]] | None = None) -> None:
+        self.position = position
+        self.next_position = next_position
+        #: units disbanded because they were dislodged with nowhere to retreat
+        self.disbanded = disbanded or []
+        self._results = results
+        self._late = late
+
+    @property
+    def results(self) -> list[OrderResult]:
+        """Every order's result: invalid and illegal ones first, then by unit."""
+        if self._late is not None:
+            self._results = self._results + self._late()
+            self._late = None
+        return self._results
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -108,7 +125,10 @@ def _movement(v: Variant, position: Position, parsed: dict[str, list[Order]],
             legal[index[province_of(checked.location)]] = checked  # a later order replaces
     adj = MovementAdjudicator(board, units, legal, options)
     outcome = adj.run()
-    results.extend(r for r, o in zip(outcome.results, legal, strict=True) if o is not None)
+
+    def late() -> list[OrderResult]:
+        return [r for r, o in zip(outcome.explain(), legal, strict=True) if o is not None]
+
     occupied = {u.province for u in outcome.units}
     keep: list[Dislodged] = []
     gone: list[Unit] = []
@@ -123,7 +143,7 @@ def _movement(v: Variant, position: Position, parsed: dict[str, list[Order]],
                        tuple(keep), outcome.contested)
     else:
         nxt = _after_turn(v, position, outcome.units)
-    return PhaseResult(position, results, nxt, gone)
+    return PhaseResult(position, results, nxt, gone, late)
 
 
 def _retreat(v: Variant, position: Position, parsed: dict[str, list[Order]],
@@ -193,3 +213,45 @@ def update_centres(v: Variant, phase: Phase, units: Iterable[Unit],
         if board.provinces[prov].supply_centre:
             out[prov] = u.power
     return out
+
+
+def check_order(position: Position, power: str, order: Order, options: Options = DEFAULT,
+                variant: Variant | None = None) -> Order:
+    """Check one order for submission: the normalised order, or IllegalOrderError.
+
+    The same tests the adjudication applies, so a judge can refuse an illegal
+    order when it is written instead of silently ignoring it later.
+    """
+    v = variant or load_variant(position.variant)
+    board = v.board_at(position.phase)
+    kind = position.phase.kind
+    if kind is PhaseKind.MOVEMENT:
+        return check_movement_order(board, position, power, order, options)
+    if kind is PhaseKind.RETREAT:
+        d = next((d for d in position.dislodged
+                  if d.unit.province == province_of(order.location)), None)
+        if d is None or d.unit.power != power:
+            raise IllegalOrderError(str(order), f"{power} has no dislodged unit in "
+                                                f"{province_of(order.location).upper()}")
+        occupied = {u.province for u in position.units}
+        allowed = retreat_options(board, d, occupied, position.contested, options)
+        return check_retreat(board, d, allowed, order, options)
+    due = adjustment_counts(v, position).get(power, 0)
+    if isinstance(order, Build):
+        if due <= 0:
+            raise IllegalOrderError(str(order), f"{power} has no builds to make")
+        return check_build(board, v, position, power, order)
+    if isinstance(order, Waive):
+        if due <= 0:
+            raise IllegalOrderError(str(order), f"{power} has no builds to waive")
+        return order
+    if isinstance(order, (Remove, Disband)):
+        if due >= 0:
+            raise IllegalOrderError(str(order), f"{power} has no units to remove")
+        unit = position.unit_at(province_of(order.location))
+        if unit is None or unit.power != power:
+            raise IllegalOrderError(str(order), f"no unit of {power} in "
+                                                f"{province_of(order.location).upper()}")
+        return Remove(unit.type, unit.location)
+    raise IllegalOrderError(str(order), f"a {order.kind} order is not allowed in an "
+                                        "adjustment phase")

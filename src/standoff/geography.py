@@ -69,10 +69,18 @@ class Province:
         return self.terrain is Terrain.COAST
 
 
-def province_of(location: str) -> str:
-    """``"stp/nc"`` -> ``"stp"``; ``"par"`` -> ``"par"``."""
-    cut = location.find("/")
-    return location if cut < 0 else location[:cut]
+class _ProvinceTable(dict[str, str]):
+    """Memo of location -> province: a C-level dict lookup on the hot path."""
+
+    def __missing__(self, location: str) -> str:
+        province = location.split("/", 1)[0]
+        if len(self) < 1_000_000:  # bounded: locations are a small finite set in practice
+            self[location] = province
+        return province
+
+
+#: ``province_of("stp/nc") == "stp"``, ``province_of("par") == "par"``.
+province_of = _ProvinceTable().__getitem__
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -88,6 +96,9 @@ class Board:
     strike_only: frozenset[tuple[str, str]] = frozenset()
     #: province -> provinces reachable by any unit over land or sea (for distances).
     neighbours: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    #: location -> provinces a unit there can move to (any coast): support reach
+    army_reach: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    fleet_reach: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
     @classmethod
     def build(
@@ -133,6 +144,8 @@ class Board:
             fleet_links={k: frozenset(v) for k, v in fleet.items()},
             strike_only=strikes,
             neighbours={k: frozenset(v) for k, v in near.items()},
+            army_reach={k: frozenset(province_of(d) for d in v) for k, v in army.items()},
+            fleet_reach={k: frozenset(province_of(d) for d in v) for k, v in fleet.items()},
         )
 
     # -- queries -----------------------------------------------------------------
@@ -149,10 +162,8 @@ class Board:
 
     def reaches_province(self, unit: UnitType, location: str, province: str) -> bool:
         """Can the unit move to (some coast of) ``province``? Used for supports."""
-        for dst in self.links(unit, location):
-            if dst == province or province_of(dst) == province:
-                return True
-        return False
+        table = self.army_reach if unit is UnitType.ARMY else self.fleet_reach
+        return province in table.get(location, ())
 
     def is_sea(self, province: str) -> bool:
         return self.provinces[province].terrain is Terrain.SEA

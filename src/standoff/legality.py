@@ -23,7 +23,7 @@ def _illegal(order: Order, reason: str) -> IllegalOrderError:
 def own_unit(position: Position, power: str, order: Order) -> Unit:
     """The ordering power's unit in the order's province (coast and type ignored:
     DATC 4.B.5, 4.C.2)."""
-    unit = position.unit_at(province_of(order.location))
+    unit = position._at.get(province_of(order.location))
     if unit is None:
         raise _illegal(order, f"there is no unit in {province_of(order.location).upper()}")
     if unit.power != power:
@@ -58,10 +58,9 @@ def fleet_destination(board: Board, unit: Unit, dest: str, options: Options, ord
     return reachable[0]
 
 
-def convoy_fleets(board: Board, position: Position) -> set[str]:
+def convoy_fleets(board: Board, position: Position) -> frozenset[str]:
     """Seas holding a fleet: where a convoy route could run in this position."""
-    return {u.province for u in position.units
-            if u.type is UnitType.FLEET and board.can_convoy_through(u.province)}
+    return position.convoy_seas
 
 
 def army_can_reach(board: Board, position: Position, src: str, dest: str,
@@ -83,24 +82,33 @@ def army_can_reach(board: Board, position: Position, src: str, dest: str,
 def check_movement_order(
     board: Board, position: Position, power: str, order: Order, options: Options
 ) -> Order:
-    """Return the normalised legal order, or raise :class:`IllegalOrderError`."""
+    """Return the normalised legal order, or raise :class:`IllegalOrderError`.
+
+    An order that is already normalised is returned as it is (no copy): this
+    runs for every order of every phase.
+    """
     unit = own_unit(position, power, order)
+    same_unit = order.unit is unit.type and order.location == unit.location
     if isinstance(order, Hold):
-        return Hold(unit.type, unit.location)
+        return order if same_unit else Hold(unit.type, unit.location)
     if isinstance(order, Move):
-        src_prov = unit.province
-        if province_of(order.dest) == src_prov:
+        src_prov = province_of(unit.location)
+        dest = province_of(order.dest)
+        if dest == src_prov:
             raise _illegal(order, "a unit cannot move to its own province")
         if unit.type is UnitType.FLEET:
             if order.via_convoy:
                 raise _illegal(order, "only armies can be convoyed")
+            if same_unit and order.dest in board.fleet_links.get(unit.location, ()):
+                return order
             dest = fleet_destination(board, unit, order.dest, options, order)
             return Move(unit.type, unit.location, dest)
-        dest = province_of(order.dest)
         if dest not in board.provinces:
             raise _illegal(order, f"unknown province {order.dest!r}")
         if not army_can_reach(board, position, unit.location, dest):
             raise _illegal(order, f"{unit} cannot reach {dest.upper()}, not even by convoy")
+        if same_unit and dest == order.dest:
+            return order
         return Move(unit.type, unit.location, dest, order.via_convoy)
     if isinstance(order, (SupportHold, SupportMove)):
         target = position.unit_at(province_of(order.target))
@@ -112,6 +120,8 @@ def check_movement_order(
         if isinstance(order, SupportHold):
             if not board.reaches_province(unit.type, unit.location, tprov):
                 raise _illegal(order, f"{unit} cannot reach {tprov.upper()}, so cannot support there")
+            if same_unit and order.target_unit is target.type and order.target == tprov:
+                return order
             return SupportHold(unit.type, unit.location, target.type, tprov)
         dprov = province_of(order.dest)
         if dprov == unit.province:
@@ -133,6 +143,9 @@ def check_movement_order(
                 raise _illegal(order, f"{target} cannot reach {dprov.upper()}")
         # A coast named in the support must match the move's coast (DATC 6.B.9).
         dest = order.dest if target.type is UnitType.FLEET and "/" in order.dest else dprov
+        if same_unit and order.target_unit is target.type and order.target == tprov and \
+                order.dest == dest:
+            return order
         return SupportMove(unit.type, unit.location, target.type, tprov, dest)
     if isinstance(order, Convoy):
         if unit.type is not UnitType.FLEET:

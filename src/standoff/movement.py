@@ -14,6 +14,7 @@ every move in the cycle succeeds.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .geography import Board, province_of
@@ -28,12 +29,14 @@ _HOLD, _MOVE, _SUP_HOLD, _SUP_MOVE, _CONVOY = range(5)
 
 @dataclass(slots=True)
 class MovementOutcome:
-    results: list[OrderResult]
     #: units after the phase (dislodged ones excluded)
     units: list[Unit]
     dislodged: list[Dislodged]
     #: provinces left empty by a stand-off
     contested: frozenset[str]
+    #: builds the per-order results on demand (bots that only need the next
+    #: position do not pay for explanations)
+    explain: Callable[[], list[OrderResult]]
 
 
 class MovementAdjudicator:
@@ -52,7 +55,7 @@ class MovementAdjudicator:
         self.orders = orders
         self.options = options
         n = self.n = len(units)
-        self.prov = [u.province for u in units]
+        self.prov = [province_of(u.location) for u in units]
         self.power = [u.power for u in units]
         self.occupant = {p: i for i, p in enumerate(self.prov)}
         self.kind = [_HOLD] * n
@@ -332,6 +335,14 @@ class MovementAdjudicator:
     def run(self) -> MovementOutcome:
         resolve = self.resolver.resolve
         n = self.n
+        state, result = self.resolver.state, self.resolver.result
+        kind, prov, attackers, void = self.kind, self.prov, self.attackers, self.void
+        for i in range(n):
+            # Fast path: a unit that does not move and is not attacked keeps its
+            # support (unless void) and cannot be dislodged.
+            if kind[i] != _MOVE and prov[i] not in attackers:
+                state[i] = RESOLVED
+                result[i] = not void[i] or kind[i] == _CONVOY or kind[i] == _HOLD
         ok = [resolve(i) for i in range(n)]
         dislodger: list[int] = [-1] * n
         for i in range(n):
@@ -341,9 +352,6 @@ class MovementAdjudicator:
                 if ok[k]:
                     dislodger[i] = k
                     break
-        results: list[OrderResult] = []
-        for i in range(n):
-            results.append(self._explain(i, ok[i], dislodger[i]))
         units: list[Unit] = []
         dislodged: list[Dislodged] = []
         board = self.board
@@ -364,7 +372,10 @@ class MovementAdjudicator:
             d for d, movers in self.attackers.items()
             if d not in occupied and not any(ok[k] for k in movers)
         )
-        return MovementOutcome(results, units, dislodged, contested)
+        def explain() -> list[OrderResult]:
+            return [self._explain(i, ok[i], dislodger[i]) for i in range(n)]
+
+        return MovementOutcome(units, dislodged, contested, explain)
 
     def _explain(self, i: int, ok: bool, dislodger: int) -> OrderResult:
         order = self.orders[i]

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from .errors import NotationError, VariantError
 from .geography import UnitType, province_of
@@ -26,8 +26,10 @@ from .phase import Phase
 from .variant import Variant, load_variant
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Unit:
+class Unit(NamedTuple):
+    """A unit on the board. A named tuple: built once per unit per phase, so it
+    must be cheap, and it sorts by (power, type, location) for free."""
+
     power: str
     type: UnitType
     location: str
@@ -64,15 +66,32 @@ class Position:
     #: provinces left empty by a stand-off in the movement phase before a retreat
     contested: frozenset[str] = frozenset()
     _at: dict[str, Unit] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _cache: dict[str, frozenset[str]] = field(default_factory=dict, init=False, repr=False,
+                                              compare=False)
 
     def __post_init__(self) -> None:
+        # Canonical order, so equal positions compare and serialise identically.
         object.__setattr__(self, "units", tuple(sorted(self.units)))
-        object.__setattr__(self, "dislodged", tuple(sorted(self.dislodged)))
-        object.__setattr__(self, "centres", dict(sorted(self.centres.items())))
-        object.__setattr__(self, "contested", frozenset(self.contested))
+        if self.dislodged:
+            object.__setattr__(self, "dislodged", tuple(sorted(self.dislodged)))
+        if not isinstance(self.centres, _Sorted):
+            object.__setattr__(self, "centres", _Sorted(sorted(self.centres.items())))
+        if not isinstance(self.contested, frozenset):
+            object.__setattr__(self, "contested", frozenset(self.contested))
         at = self._at
         for u in self.units:
             at.setdefault(province_of(u.location), u)
+
+    @property
+    def convoy_seas(self) -> frozenset[str]:
+        """Sea provinces holding a fleet (where convoy routes could run); cached."""
+        cached = self._cache.get("convoy_seas")
+        if cached is None:
+            board = load_variant(self.variant).board_at(self.phase)
+            cached = frozenset(u.province for u in self.units if u.type is UnitType.FLEET
+                               and board.can_convoy_through(u.province))
+            self._cache["convoy_seas"] = cached
+        return cached
 
     def __hash__(self) -> int:
         return hash((self.variant, self.phase, self.units, self.dislodged, self.contested))
@@ -242,6 +261,11 @@ class Position:
         for d in self.dislodged:
             if not board.can_stand(d.unit.type, d.unit.location):
                 raise NotationError(f"dislodged {d.unit} cannot stand on {d.unit.location.upper()}")
+
+
+class _Sorted(dict[str, str]):
+    """A centre table already in canonical order: positions share it unsorted-free.
+    Positions never mutate it; it is a dict only to stay cheap to read."""
 
 
 def _groups(text: str) -> Iterable[tuple[str, str]]:

@@ -7,6 +7,7 @@ F NTH" without re-adjudicating.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -50,8 +51,11 @@ _TEXT = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class OrderResult:
+    """Not frozen only because frozen dataclasses are slow to build, and a phase
+    builds one per order; treat it as immutable."""
+
     power: str
     order: Order | None
     success: bool
@@ -82,6 +86,24 @@ class OrderResult:
             parts.append(f"dislodged by {self.dislodged_by.upper()}")
         verdict = "succeeds" if self.success else "fails"
         return f"{order}: {verdict} ({'; '.join(p for p in parts if p)})"
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], parse: Callable[[str], Order]) -> OrderResult:
+        """Inverse of :meth:`to_dict`; ``parse`` reads the order text."""
+        reason = Reason(data.get("reason", "none"))
+        text = str(data["order"])
+        order = None if reason is Reason.INVALID else parse(text)
+        dis = data.get("dislodged_by")
+        return cls(
+            power=str(data["power"]),
+            order=order,
+            success=bool(data["success"]),
+            reason=reason,
+            by=tuple(str(p).lower() for p in data.get("by", ())),
+            detail=str(data.get("detail", "")),
+            dislodged_by=str(dis).lower() if dis is not None else None,
+            text=text if order is None else "",
+        )
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {

@@ -1,0 +1,199 @@
+"""A whole game: orders per power, processing, history, victory and draws.
+
+Orders are checked when submitted (an invalid or illegal order raises at once,
+and nothing already submitted is lost), and may be replaced until the phase
+is processed. Processing adjudicates the phase with whatever was submitted;
+powers that sent nothing are in civil disorder (units hold, dislodged units
+disband, removals chosen by the civil-disorder rule). The game ends when a
+power owns the variant's victory count of centres, or when a draw is declared.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .adjudicator import PhaseResult, adjudicate, check_order, read_orders
+from .errors import GameStateError, InvalidOrderError, StandoffError
+from .geography import province_of
+from .notation import parse_order
+from .options import DEFAULT, Options
+from .orders import Order, Waive
+from .phase import PhaseKind
+from .position import Position
+from .results import OrderResult
+from .variant import Variant, load_variant
+
+
+@dataclass
+class PhaseRecord:
+    """One processed phase: the position, the orders given, what happened."""
+
+    position: Position
+    orders: dict[str, list[Order]]
+    results: list[OrderResult]
+
+
+@dataclass
+class Game:
+    variant: Variant
+    options: Options = DEFAULT
+    position: Position = field(init=False)
+    history: list[PhaseRecord] = field(default_factory=list)
+    #: pending orders: power -> {unit location or waive slot -> order}
+    orders: dict[str, dict[str, Order]] = field(default_factory=dict)
+    winner: str | None = None
+    draw: tuple[str, ...] | None = None
+
+    def __post_init__(self) -> None:
+        self.position = Position.initial(self.variant)
+
+    @classmethod
+    def new(cls, variant: str | Variant = "standard", options: Options = DEFAULT) -> Game:
+        v = variant if isinstance(variant, Variant) else load_variant(variant)
+        return cls(v, options)
+
+    # -- state ---------------------------------------------------------------------
+
+    @property
+    def phase_name(self) -> str:
+        return self.position.phase.name(self.variant.calendar)
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner is not None or self.draw is not None
+
+    def powers_to_order(self) -> list[str]:
+        """Powers with something to order this phase."""
+        pos = self.position
+        kind = pos.phase.kind
+        if kind is PhaseKind.MOVEMENT:
+            return sorted({u.power for u in pos.units})
+        if kind is PhaseKind.RETREAT:
+            return sorted({d.unit.power for d in pos.dislodged})
+        from .adjustments import adjustment_counts
+
+        return sorted(adjustment_counts(self.variant, pos))
+
+    # -- orders -------------------------------------------------------------------
+
+    def submit(self, power: str, orders: Iterable[str | Order], replace_all: bool = False
+               ) -> list[Order]:
+        """Check and record orders for ``power``; return them normalised.
+
+        All-or-nothing: if any order is invalid or illegal the error is raised
+        and the pending orders are unchanged. A new order for a unit replaces
+        its earlier one; ``replace_all`` first drops every pending order of the
+        power.
+        """
+        if self.is_over:
+            raise GameStateError("the game is over")
+        pid = self.variant.power(power)
+        checked: list[Order] = []
+        for item in orders:
+            order = parse_order(item, self.variant) if isinstance(item, str) else item
+            checked.append(check_order(self.position, pid, order, self.options, self.variant))
+        pending = {} if replace_all else dict(self.orders.get(pid, {}))
+        waives = sum(1 for k in pending if k.startswith("waive"))
+        for order in checked:
+            if isinstance(order, Waive):
+                pending[f"waive{waives}"] = order
+                waives += 1
+            else:
+                pending[province_of(order.location)] = order
+        self.orders[pid] = pending
+        return checked
+
+    def clear_orders(self, power: str) -> None:
+        self.orders.pop(self.variant.power(power), None)
+
+    def pending(self) -> dict[str, list[Order]]:
+        return {p: list(o.values()) for p, o in sorted(self.orders.items())}
+
+    # -- processing ----------------------------------------------------------------
+
+    def process(self) -> PhaseResult:
+        """Adjudicate the current phase and move to the next."""
+        if self.is_over:
+            raise GameStateError("the game is over")
+        orders = self.pending()
+        result = adjudicate(self.position, orders, self.options, self.variant)
+        self.history.append(PhaseRecord(self.position, orders, result.results))
+        self.position = result.next_position
+        self.orders = {}
+        self._check_victory()
+        return result
+
+    def _check_victory(self) -> None:
+        counts = self.position.centre_counts()
+        best = max(counts.items(), key=lambda kv: kv[1], default=None)
+        if best is not None and best[1] >= self.variant.victory_centres:
+            self.winner = best[0]
+
+    def declare_draw(self, powers: Iterable[str] | None = None) -> tuple[str, ...]:
+        """End the game in a draw shared by ``powers`` (default: all with units)."""
+        if self.is_over:
+            raise GameStateError("the game is over")
+        alive = {u.power for u in self.position.units} | set(self.position.centres.values())
+        chosen = sorted({self.variant.power(p) for p in powers} if powers else alive)
+        dead = [p for p in chosen if p not in alive]
+        if dead:
+            raise GameStateError(f"eliminated powers cannot share a draw: {', '.join(dead)}")
+        if not chosen:
+            raise GameStateError("a draw needs at least one power")
+        self.draw = tuple(chosen)
+        return self.draw
+
+    # -- JSON ------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        outcome: dict[str, Any] | None = None
+        if self.winner is not None:
+            outcome = {"winner": self.winner}
+        elif self.draw is not None:
+            outcome = {"draw": list(self.draw)}
+        return {
+            "variant": self.variant.name,
+            "options": self.options.to_dict(),
+            "history": [
+                {
+                    "position": r.position.to_dict(),
+                    "orders": {p: [str(o) for o in os] for p, os in r.orders.items()},
+                    "results": [x.to_dict() for x in r.results],
+                }
+                for r in self.history
+            ],
+            "position": self.position.to_dict(),
+            "orders": {p: [str(o) for o in os] for p, os in self.pending().items()},
+            "outcome": outcome,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Game:
+        """Rebuild a game; raises StandoffError (or KeyError/TypeError) on bad data."""
+        game = cls(load_variant(str(data["variant"])), Options.from_dict(data.get("options", {})))
+        v = game.variant
+
+        def parse(text: str) -> Order:
+            return parse_order(text, v)
+
+        for rec in data["history"]:
+            orders, bad = read_orders(v, rec["orders"])
+            if bad:
+                raise InvalidOrderError(bad[0].text, bad[0].detail)
+            game.history.append(PhaseRecord(
+                Position.from_dict(rec["position"]), orders,
+                [OrderResult.from_dict(x, parse) for x in rec["results"]]))
+        game.position = Position.from_dict(data["position"])
+        for power, texts in data.get("orders", {}).items():
+            game.submit(power, texts)
+        outcome = data.get("outcome")
+        if outcome is not None:
+            if "winner" in outcome:
+                game.winner = v.power(str(outcome["winner"]))
+            elif "draw" in outcome:
+                game.draw = tuple(v.power(str(p)) for p in outcome["draw"])
+            else:
+                raise StandoffError("unknown game outcome")
+        return game
