@@ -194,7 +194,17 @@ orders = st.one_of(
 def test_format_then_parse_is_identity(order: Order) -> None:
     text = str(order)
     assert parse(text) == order
+    assert hash(parse(text)) == hash(order)
     assert str(parse(text)) == text
+
+
+@settings(max_examples=200, deadline=None)
+@given(orders)
+def test_longhand_of_the_canonical_form_parses_the_same(order: Order) -> None:
+    # words the one-token-per-word shortcut does not take: the general reader must agree
+    text = (str(order).replace(" - ", " -> ").replace(" S ", " supports ")
+            .replace(" C ", " convoys ").replace(" R ", " retreats to "))
+    assert parse(text) == order
 
 
 @settings(max_examples=200, deadline=None)

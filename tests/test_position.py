@@ -249,7 +249,7 @@ def test_deeply_nested_json_raises_notation_error() -> None:
 
 
 def test_two_dislodged_units_in_one_province_are_refused() -> None:
-    with pytest.raises(NotationError, match="(?i)pic"):
+    with pytest.raises(NotationError, match=r"(?i)pic"):
         Position.from_text("standard | F1901R | - | - | france: A PIC<BEL, F PIC<ENG | -")
 
 

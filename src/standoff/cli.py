@@ -1,12 +1,81 @@
-"""The ``standoff`` command line (click): a thin adapter over the rules core."""
+"""The ``standoff`` command line (click): a thin adapter over the rules core.
+
+Exit codes: 0 success; 1 a case file had failures; 2 bad usage or unreadable
+input (invalid order text, unreadable position); 3 an illegal order; 4 a saved
+game that is corrupt, missing or of an unknown version; 5 an operation the
+game's state does not allow (e.g. the game is over). Errors are one line on
+stderr, never a traceback.
+"""
 
 from __future__ import annotations
 
+import json
+import random
 import sys
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import Any, TypeVar
 
 import click
 
+from . import storage
+from .adjudicator import adjudicate
 from .casefile import run_files
+from .errors import (
+    CorruptGameError,
+    GameStateError,
+    IllegalOrderError,
+    InvalidOrderError,
+    NotationError,
+    StandoffError,
+)
+from .game import Game
+from .legal import legal_orders
+from .options import CHOICES, Options
+from .position import Position
+from .variant import load_variant
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+EXIT_CODES: list[tuple[type[StandoffError], int]] = [
+    (CorruptGameError, 4),
+    (IllegalOrderError, 3),
+    (GameStateError, 5),
+    (InvalidOrderError, 2),
+    (NotationError, 2),
+    (StandoffError, 2),
+]
+
+
+def friendly(func: F) -> F:
+    """Turn standoff errors into one line on stderr and a documented exit code."""
+
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except StandoffError as exc:
+            click.echo(f"error: {exc}", err=True)
+            code = next(c for t, c in EXIT_CODES if isinstance(exc, t))
+            sys.exit(code)
+        except BrokenPipeError:
+            sys.exit(0)  # output cut short by e.g. `| head`: not an error
+        except OSError as exc:
+            click.echo(f"error: {exc.strerror or exc}: {getattr(exc, 'filename', '')}", err=True)
+            sys.exit(2)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _options(items: tuple[str, ...]) -> Options:
+    return Options.parse(list(items))
+
+
+option_flag = click.option(
+    "--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
+    help="Rule option, e.g. paradox=1982 (see 'standoff options').",
+)
 
 
 @click.group()
@@ -26,6 +95,242 @@ def cases(files: tuple[str, ...], variant: str | None, verbose: bool) -> None:
         click.echo(line)
     click.echo(report.summary())
     sys.exit(0 if report.failed == 0 else 1)
+
+
+@cli.command("options")
+def list_options() -> None:
+    """List the rule options, their values (default first) and DATC issues."""
+    for key, (values, issue, what) in CHOICES.items():
+        click.echo(f"{key} = {' | '.join(values)}   (DATC {issue}) {what}")
+
+
+def _read_text(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    return Path(path).read_text(encoding="utf-8")
+
+
+def read_position(path: str) -> Position:
+    """A position file in JSON or compact text form."""
+    text = _read_text(path).strip()
+    return Position.from_json(text) if text.startswith("{") else Position.from_text(text)
+
+
+def read_orders_file(path: str) -> dict[str, list[str]]:
+    """Orders as JSON ``{"power": ["A PAR - BUR", ...]}`` or ``Power: order`` lines."""
+    text = _read_text(path)
+    if text.lstrip().startswith("{"):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise NotationError(f"{path}: not valid JSON: {exc}") from exc
+        if not isinstance(data, dict) or not all(
+            isinstance(v, list) and all(isinstance(o, str) for o in v) for v in data.values()
+        ):
+            raise NotationError(f"{path}: expected {{\"power\": [\"order\", ...]}}")
+        return {str(k): list(v) for k, v in data.items()}
+    orders: dict[str, list[str]] = {}
+    for no, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        power, sep, order = line.partition(":")
+        if not sep:
+            raise NotationError(f"{path}:{no}: expected 'Power: order', found {line!r}")
+        orders.setdefault(power.strip(), []).append(order.strip())
+    return orders
+
+
+@cli.command("adjudicate")
+@click.argument("position", type=click.Path(allow_dash=True))
+@click.argument("orders", type=click.Path(allow_dash=True))
+@click.option("--json", "as_json", is_flag=True, help="Print results and next position as JSON.")
+@option_flag
+@friendly
+def adjudicate_cmd(position: str, orders: str, as_json: bool, options: tuple[str, ...]) -> None:
+    """Adjudicate one phase: POSITION (JSON or compact text), ORDERS ('Power: order' lines
+    or JSON). Prints every order's result and the next position."""
+    pos = read_position(position)
+    result = adjudicate(pos, read_orders_file(orders), _options(options))
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), indent=1))
+        return
+    for r in result.results:
+        click.echo(f"{r.power}: {r.describe()}")
+    for u in result.disbanded:
+        click.echo(f"{u.power}: {u} disbanded (no retreat)")
+    click.echo(result.next_position.to_text())
+
+
+@cli.command()
+@click.argument("game", type=click.Path())
+@click.option("--variant", default="standard", show_default=True)
+@click.option("--force", is_flag=True, help="Overwrite an existing file.")
+@option_flag
+@friendly
+def new(game: str, variant: str, force: bool, options: tuple[str, ...]) -> None:
+    """Start a new game in the file GAME."""
+    if Path(game).exists() and not force:
+        raise GameStateError(f"{game} exists; use --force to overwrite it")
+    g = Game.new(load_variant(variant), _options(options))
+    storage.save(g, game)
+    click.echo(f"new {g.variant.title} game in {game}: {g.position.phase.long_name(g.variant.calendar)}")
+
+
+@cli.command()
+@click.argument("game", type=click.Path())
+@click.argument("power")
+@click.argument("orders", nargs=-1)
+@click.option("--file", "-f", "from_file", type=click.Path(allow_dash=True),
+              help="Read orders from a file (one per line), '-' for stdin.")
+@click.option("--replace", is_flag=True, help="Drop POWER's earlier orders first.")
+@friendly
+def orders(game: str, power: str, orders: tuple[str, ...], from_file: str | None,
+           replace: bool) -> None:
+    """Submit ORDERS for POWER (each order one argument, e.g. 'A PAR - BUR').
+
+    All or nothing: one invalid or illegal order rejects the lot and the saved
+    game is not touched. Orders replace earlier ones for the same unit until
+    the phase is processed."""
+    items = list(orders)
+    if from_file:
+        items += [ln.split("#", 1)[0].strip() for ln in _read_text(from_file).splitlines()]
+        items = [i for i in items if i]
+    if not items and not replace:
+        raise GameStateError("no orders given")
+    g = storage.load(game)
+    accepted = g.submit(power, items, replace_all=replace)
+    storage.save(g, game)
+    for o in accepted:
+        click.echo(f"accepted: {o}")
+
+
+@cli.command()
+@click.argument("game", type=click.Path())
+@friendly
+def process(game: str) -> None:
+    """Adjudicate the current phase with the orders submitted so far."""
+    g = storage.load(game)
+    before = g.position.phase.long_name(g.variant.calendar)
+    result = g.process()
+    storage.save(g, game)
+    click.echo(f"{before}:")
+    for r in result.results:
+        click.echo(f"  {r.power}: {r.describe()}")
+    for u in result.disbanded:
+        click.echo(f"  {u.power}: {u} disbanded (no retreat)")
+    _status(g)
+
+
+def _status(g: Game) -> None:
+    cal = g.variant.calendar
+    if g.winner:
+        click.echo(f"game over: {g.variant.powers[g.winner].name} wins")
+    elif g.draw:
+        click.echo(f"game over: draw between {', '.join(g.draw)}")
+    else:
+        waiting = ", ".join(p for p in g.powers_to_order() if p not in g.orders) or "nobody"
+        click.echo(f"now: {g.position.phase.long_name(cal)} (waiting for orders from {waiting})")
+
+
+@cli.command()
+@click.argument("game", type=click.Path())
+@click.option("--json", "as_json", is_flag=True, help="Print the whole saved game as JSON.")
+@click.option("--history", is_flag=True, help="Also list every processed phase.")
+@friendly
+def show(game: str, as_json: bool, history: bool) -> None:
+    """Show the current position, centre counts and pending orders."""
+    g = storage.load(game)
+    if as_json:
+        click.echo(json.dumps(g.to_dict(), indent=1))
+        return
+    cal = g.variant.calendar
+    if history:
+        for rec in g.history:
+            click.echo(f"{rec.position.phase.long_name(cal)}:")
+            for r in rec.results:
+                click.echo(f"  {r.power}: {r.describe()}")
+    pos = g.position
+    click.echo(pos.to_text())
+    counts = pos.centre_counts()
+    for pid, p in g.variant.powers.items():
+        units = ", ".join(str(u) for u in pos.units_of(pid)) or "-"
+        click.echo(f"{p.name:10} {counts.get(pid, 0):2} centres  {units}")
+    for d in pos.dislodged:
+        click.echo(f"dislodged: {d.unit.power} {d}")
+    for power, os in g.pending().items():
+        click.echo(f"orders from {power}: {', '.join(str(o) for o in os)}")
+    _status(g)
+
+
+@cli.command()
+@click.argument("game", type=click.Path())
+@click.argument("powers", nargs=-1)
+@friendly
+def draw(game: str, powers: tuple[str, ...]) -> None:
+    """End the game in a draw among POWERS (default: every surviving power)."""
+    g = storage.load(game)
+    chosen = g.declare_draw(list(powers) or None)
+    storage.save(g, game)
+    click.echo(f"draw declared: {', '.join(chosen)}")
+
+
+@cli.command()
+@click.argument("source", type=click.Path(allow_dash=True))
+@click.option("--power", default=None, help="Only this power's orders.")
+@friendly
+def legal(source: str, power: str | None) -> None:
+    """List every legal order in SOURCE (a saved game or a position file)."""
+    text = _read_text(source)
+    if '"standoff-game"' in text:
+        g = storage.loads(text, source)
+        pos, opts = g.position, g.options
+    else:
+        pos, opts = read_position(source), Options()
+    v = load_variant(pos.variant)
+    only = v.power(power) if power else None
+    for pid, locs in legal_orders(pos, opts, v).items():
+        if only and pid != only:
+            continue
+        for loc, os in locs.items():
+            click.echo(f"{pid} {loc.upper()}: {' | '.join(str(o) for o in os)}")
+
+
+@cli.command()
+@click.option("--seed", default=1, show_default=True, help="Random seed for the bots.")
+@click.option("--max-year", default=1950, show_default=True)
+@click.option("--save", "save_to", type=click.Path(), default=None,
+              help="Save the finished game to this file.")
+@click.option("--quiet", "-q", is_flag=True, help="Only print the summary.")
+@friendly
+def demo(seed: int, max_year: int, save_to: str | None, quiet: bool) -> None:
+    """Play a whole Standard game with random bots, start to finish."""
+    rng = random.Random(seed)
+    g = Game.new()
+    cal = g.variant.calendar
+    while not g.is_over and g.position.phase.year <= max_year:
+        for pid, locs in legal_orders(g.position, g.options, g.variant).items():
+            picks = []
+            for os in locs.values():
+                movers = [o for o in os if o.kind in ("move", "retreat", "build", "remove")]
+                picks.append(rng.choice(movers if movers and rng.random() < 0.7 else os))
+            g.submit(pid, picks)
+        phase = g.position.phase.long_name(cal)
+        result = g.process()
+        if not quiet:
+            moved = sum(1 for r in result.results if r.success and r.order is not None
+                        and r.order.kind in ("move", "retreat", "build"))
+            counts = g.position.centre_counts()
+            top = ", ".join(f"{p} {n}" for p, n in sorted(counts.items(), key=lambda kv: -kv[1]))
+            click.echo(f"{phase:28} {len(result.results):3} orders, {moved:3} moved/built | {top}")
+    if g.winner is None and not g.is_over:
+        g.declare_draw()
+    if save_to:
+        storage.save(g, save_to)
+    outcome = (f"{g.variant.powers[g.winner].name} wins" if g.winner
+               else f"draw between {', '.join(g.draw or ())}")
+    click.echo(f"{len(g.history)} phases played; {outcome} "
+               f"({g.position.phase.long_name(cal)})")
 
 
 def main() -> None:
