@@ -61,7 +61,10 @@ _COASTS = {
     "n": "nc", "s": "sc", "e": "ec", "w": "wc",
 }  # fmt: skip
 _WORD_COASTS = ("nc", "sc", "ec", "wc")
-_CLEAN = re.compile(r"[\(\[]\s*|[\)\]]|[,;:]|\.(?!\w)|[→–—]")
+_DASHES = re.compile(r"[→–—]")
+_OPEN = re.compile(r"[\(\[]")
+_CLOSE = re.compile(r"[\)\],;:]")
+_SLASH_SPACE = re.compile(r"/\s+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,18 +109,40 @@ def _lexicon(variant: Variant) -> _Lexicon:
     return _Lexicon(words, locs, starts, coasts)
 
 
-def _tokenize(text: str, lex: _Lexicon) -> list[tuple[int, object]]:
+def _normalise(text: str) -> str:
+    """Lower-case; brackets and slashes become coast markers ``/x``; dots and
+    punctuation go; arrows and dashes become ``-``."""
     s = text.lower()
-    if "(" in s or "[" in s or ")" in s or "," in s or "." in s or ":" in s or not s.isascii():
-        s = _CLEAN.sub(lambda m: "/" if m.group(0)[0] in "([" else " ", s)
-        s = s.replace("/ ", "/")
-    words = s.replace("->", " - ").split()
+    if not s.isascii():
+        s = _DASHES.sub("-", s)
+    s = s.replace("->", " - ").replace("=>", " - ")
+    s = _OPEN.sub(" /", s)
+    s = _CLOSE.sub(" ", s).replace(".", "").replace("/", " /")
+    return _SLASH_SPACE.sub("/", s)
+
+
+def _tokenize(text: str, lex: _Lexicon) -> list[tuple[int, object]]:
+    words = _normalise(text).split()
     out: list[tuple[int, object]] = []
     table = lex.words
     i = 0
     n = len(words)
     while i < n:
         w = words[i]
+        after_loc = bool(out) and out[-1][0] == _LOC
+        if w.startswith("/"):  # "/nc", "/north" (+ "coast")
+            coast = w[1:]
+            i += 2 if i + 1 < n and words[i + 1] == "coast" else 1
+            out.append((_COAST, _COASTS.get(coast, coast)))
+            continue
+        if after_loc and w in _COASTS and i + 1 < n and words[i + 1] == "coast":
+            out.append((_COAST, _COASTS[w]))  # "bul east coast"
+            i += 2
+            continue
+        if w in _WORD_COASTS:
+            out.append((_COAST, w))  # "spa nc"
+            i += 1
+            continue
         longest = lex.phrase_starts.get(w)
         if longest:
             for k in range(min(longest, n - i), 1, -1):
@@ -135,25 +160,8 @@ def _tokenize(text: str, lex: _Lexicon) -> list[tuple[int, object]]:
             out.append(tok)
             i += 1
             continue
-        if "/" in w:
-            head, _, coast = w.partition("/")
-            tail = words[i + 1 : i + 2]
-            if tail == ["coast"]:
-                i += 1
-            parts = ([head] if head else []) + ["/" + coast if coast else "/"]
-            words[i : i + 1] = parts
-            n = len(words)
-            if not head:
-                out.append((_COAST, _COASTS.get(coast, coast)))
-                i += 1
-            continue
-        if w in _WORD_COASTS or (w in _COASTS and i + 1 < n and words[i + 1] == "coast"):
-            out.append((_COAST, _COASTS[w]))
-            i += 2 if i + 1 < n and words[i + 1] == "coast" else 1
-            continue
         if "-" in w and w != "-":
-            parts = [p for p in re.split(r"(-)", w) if p]
-            words[i : i + 1] = parts
+            words[i : i + 1] = [p for p in re.split(r"(-)", w) if p]
             n = len(words)
             continue
         raise InvalidOrderError(text, f"unknown word {w!r}")

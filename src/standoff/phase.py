@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import total_ordering
 from enum import Enum
 
 from .errors import NotationError
@@ -44,14 +45,26 @@ class Calendar:
         raise NotationError(f"unknown season {name!r} (expected one of {', '.join(self.seasons)})")
 
 
-@dataclass(frozen=True, slots=True, order=True)
+_KIND_RANK = {"M": 0, "R": 1, "A": 2}
+
+
+@total_ordering
+@dataclass(frozen=True, slots=True)
 class Phase:
-    """A point in the game. Ordered chronologically."""
+    """A point in the game. Ordered chronologically (movement, retreat, adjustment)."""
 
     year: int
     #: index into the calendar's seasons; adjustments use the last season's index.
     season: int
     kind: PhaseKind
+
+    def _key(self) -> tuple[int, int, int]:
+        return (self.year, self.season, _KIND_RANK[self.kind.value])
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Phase):
+            return NotImplemented
+        return self._key() < other._key()
 
     def name(self, calendar: Calendar) -> str:
         """Short notation, e.g. ``S1901M``; ``W1901A`` for adjustments."""
@@ -128,7 +141,9 @@ class Phase:
             if idx != last:
                 raise NotationError(f"{text!r}: adjustments happen only after the last season")
             return cls(year, last, kind)
-        if season.lower() in (calendar.adjustment_season.lower(),) and len(season) > 1:
+        adj = calendar.adjustment_season.lower()
+        if season.lower() == adj or (season.lower() == adj[0] and
+                                     adj[0] not in (s[0].lower() for s in calendar.seasons)):
             raise NotationError(f"{text!r}: {calendar.adjustment_season} has only adjustments")
         return cls(year, calendar.season_index(season), kind)
 

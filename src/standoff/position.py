@@ -4,7 +4,7 @@ JSON (``to_json``/``from_json``) for programs, and a one-line compact text
 (``to_text``/``from_text``) for people and test files, in the spirit of chess
 FEN::
 
-    standard S1901M | austria: A BUD, A VIE, F TRI; ... | austria: BUD TRI VIE; ... | - | -
+    standard | S1901M | austria: A BUD, A VIE, F TRI; ... | austria: BUD TRI VIE; ... | - | -
 
 Fields, separated by `` | ``: variant, phase, units per power, owned centres
 per power, dislodged units (``A SER<BUD`` = dislodged by a unit from BUD,
@@ -72,8 +72,7 @@ class Position:
     def __post_init__(self) -> None:
         # Canonical order, so equal positions compare and serialise identically.
         object.__setattr__(self, "units", tuple(sorted(self.units)))
-        if self.dislodged:
-            object.__setattr__(self, "dislodged", tuple(sorted(self.dislodged)))
+        object.__setattr__(self, "dislodged", tuple(sorted(self.dislodged)))
         if not isinstance(self.centres, _Sorted):
             object.__setattr__(self, "centres", _Sorted(sorted(self.centres.items())))
         if not isinstance(self.contested, frozenset):
@@ -160,7 +159,7 @@ class Position:
             variant = load_variant(str(data["variant"]))
             phase = Phase.parse(str(data["phase"]), variant.calendar)
             units = [
-                _unit(variant, power, text)
+                _unit(variant, power, _str(text, "unit"))
                 for power, texts in _mapping(data.get("units", {}), "units").items()
                 for text in _list(texts, "units")
             ]
@@ -168,7 +167,7 @@ class Position:
             for power, cs in _mapping(data.get("centres", {}), "centres").items():
                 pid = variant.power(power)
                 for c in _list(cs, "centres"):
-                    prov = _province(variant, str(c))
+                    prov = _province(variant, _str(c, "centre"))
                     if prov in centres:
                         raise NotationError(f"centre {c} owned twice")
                     centres[prov] = pid
@@ -179,12 +178,12 @@ class Position:
                         raise NotationError("a dislodged unit must be an object")
                     dislodged.append(
                         Dislodged(
-                            _unit(variant, power, str(item["unit"])),
-                            _province(variant, str(item["attacker"])),
+                            _unit(variant, power, _str(item["unit"], "unit")),
+                            _province(variant, _str(item["attacker"], "attacker")),
                             bool(item.get("via_convoy", False)),
                         )
                     )
-            contested = {_province(variant, str(c)) for c in _list(data.get("contested", []),
+            contested = {_province(variant, _str(c, "contested province")) for c in _list(data.get("contested", []),
                                                                      "contested")}
         except KeyError as exc:
             raise NotationError(f"position is missing the field {exc.args[0]!r}") from exc
@@ -201,6 +200,8 @@ class Position:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise NotationError(f"position is not valid JSON: {exc}") from exc
+        except RecursionError:
+            raise NotationError("position JSON is nested too deeply") from None
         return cls.from_dict(data)
 
     # -- compact text ------------------------------------------------------------
@@ -258,7 +259,11 @@ class Position:
         for c in self.centres:
             if not board.provinces[c].supply_centre:
                 raise NotationError(f"{c.upper()} is not a supply centre")
+        dislodged_in: set[str] = set()
         for d in self.dislodged:
+            if d.unit.province in dislodged_in:
+                raise NotationError(f"two dislodged units in {d.unit.province.upper()}")
+            dislodged_in.add(d.unit.province)
             if not board.can_stand(d.unit.type, d.unit.location):
                 raise NotationError(f"dislodged {d.unit} cannot stand on {d.unit.location.upper()}")
 
@@ -280,6 +285,12 @@ def _groups(text: str) -> Iterable[tuple[str, str]]:
             raise NotationError(f"expected 'power: ...', found {chunk.strip()!r}")
         out.append((power.strip(), rest.strip()))
     return out
+
+
+def _str(value: Any, what: str) -> str:
+    if not isinstance(value, str):
+        raise NotationError(f"a {what} must be a string, found {value!r}")
+    return value
 
 
 def _mapping(value: Any, what: str) -> dict[str, Any]:

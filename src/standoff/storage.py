@@ -41,6 +41,8 @@ def loads(text: str, source: str = "saved game") -> Game:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
         raise CorruptGameError(f"{source} is not valid JSON ({exc}); it may be truncated") from exc
+    except RecursionError:
+        raise CorruptGameError(f"{source} is nested too deeply to be a saved game") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise CorruptGameError(f"{source} is not a standoff saved game")
     version = doc.get("version")
