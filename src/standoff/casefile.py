@@ -10,7 +10,7 @@ raises anything but :class:`CaseFileError`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Set
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -206,17 +206,16 @@ def run_case(case: Case) -> list[str]:
     return diffs
 
 
-def _diff(what: str, want: set[tuple[str, ...]] | set[tuple[str, UnitType, str]],
-          got: set[tuple[str, ...]] | set[tuple[str, UnitType, str]]) -> list[str]:
-    def show(items: set[tuple[object, ...]]) -> str:
+def _diff(what: str, want: Set[tuple[object, ...]], got: Set[tuple[object, ...]]) -> list[str]:
+    def show(items: Set[tuple[object, ...]]) -> str:
         return ", ".join(sorted(" ".join(str(x).upper() if i else str(x) for i, x in enumerate(t))
                                 for t in items))
     out = []
     missing, extra = set(want) - set(got), set(got) - set(want)
     if missing:
-        out.append(f"{what} missing: {show(missing)}")  # type: ignore[arg-type]
+        out.append(f"{what} missing: {show(missing)}")
     if extra:
-        out.append(f"{what} unexpected: {show(extra)}")  # type: ignore[arg-type]
+        out.append(f"{what} unexpected: {show(extra)}")
     return out
 
 

@@ -174,7 +174,8 @@ def new(game: str, variant: str, force: bool, options: tuple[str, ...]) -> None:
         raise GameStateError(f"{game} exists; use --force to overwrite it")
     g = Game.new(load_variant(variant), _options(options))
     storage.save(g, game)
-    click.echo(f"new {g.variant.title} game in {game}: {g.position.phase.long_name(g.variant.calendar)}")
+    phase = g.position.phase.long_name(g.variant.calendar)
+    click.echo(f"new {g.variant.title} game in {game}: {phase}")
 
 
 @cli.command()

@@ -105,8 +105,8 @@ def _movement(board: Board, position: Position) -> LegalOrders:
                 orders.append(Move(t, loc, d, d in adjacent))
         else:
             orders.extend(Move(t, loc, d) for d in sorted(board.fleet_links.get(loc, ())))
-        reach = board.army_reach if t is UnitType.ARMY else board.fleet_reach
-        for p in sorted(reach.get(loc, ())):
+        reach_of = board.army_reach if t is UnitType.ARMY else board.fleet_reach
+        for p in sorted(reach_of.get(loc, ())):
             other = position._at.get(p)
             if other is not None:
                 orders.append(SupportHold(t, loc, other.type, p))
@@ -114,10 +114,10 @@ def _movement(board: Board, position: Position) -> LegalOrders:
                 if m is u or m.location == (other.location if other else None):
                     continue
                 mprov = province_of(m.location)
-                if m.type is UnitType.ARMY and p not in board.army_reach.get(m.location, ()):
-                    # only by convoy: the supporter may not be a sea the route needs
-                    if t is UnitType.FLEET and not board.sea_path_exists(mprov, p, fleets, prov):
-                        continue
+                if (m.type is UnitType.ARMY and t is UnitType.FLEET
+                        and p not in board.army_reach.get(m.location, ())
+                        and not board.sea_path_exists(mprov, p, fleets, prov)):
+                    continue  # only by convoy, and the supporter is a sea the route needs
                 orders.append(SupportMove(t, loc, m.type, mprov, p))
         if t is UnitType.FLEET and prov in fleets:
             for a in units:

@@ -119,7 +119,8 @@ def check_movement_order(
             raise _illegal(order, "a unit cannot support itself")
         if isinstance(order, SupportHold):
             if not board.reaches_province(unit.type, unit.location, tprov):
-                raise _illegal(order, f"{unit} cannot reach {tprov.upper()}, so cannot support there")
+                raise _illegal(order, f"{unit} cannot reach {tprov.upper()}, "
+                                      "so cannot support there")
             if same_unit and order.target_unit is target.type and order.target == tprov:
                 return order
             return SupportHold(unit.type, unit.location, target.type, tprov)

@@ -189,15 +189,16 @@ class MovementAdjudicator:
         k = self.kind[nr]
         if k == _MOVE:
             return self._move(nr)
-        if k == _SUP_HOLD or k == _SUP_MOVE:
+        if k in (_SUP_HOLD, _SUP_MOVE):
             return self._support(nr)
         return not self._dislodged(nr)
 
     def _path(self, i: int) -> bool:
         resolve = self.resolver.resolve
-        if self.options.convoy_disruption == "any_route":
-            if not all(resolve(f) for f in self.convoyers[i]):
-                return False
+        if self.options.convoy_disruption == "any_route" and not all(
+            resolve(f) for f in self.convoyers[i]
+        ):
+            return False  # 1971: one disrupted route disrupts the convoy
         return self._route(i, resolve)
 
     def _move(self, i: int) -> bool:
@@ -396,10 +397,12 @@ class MovementAdjudicator:
             return OrderResult(power, order, False, *self._why_move(i), dislodged_by=dis)
         # a support that failed: cut by an attack, or by its dislodgement
         for k in self.attackers.get(self.prov[i], ()):
-            if self.power[k] != power and (k == dislodger or self.prov[k] != self.dest[i]):
-                if not self._by_convoy(k):
-                    return OrderResult(power, order, False, Reason.CUT, (self.prov[k],),
-                                       dislodged_by=dis)
+            arrived = not self.convoyed[k] or self.resolver.result[self.n + k]
+            if self.power[k] != power and arrived and (
+                k == dislodger or self.prov[k] != self.dest[i]
+            ):
+                return OrderResult(power, order, False, Reason.CUT, (self.prov[k],),
+                                   dislodged_by=dis)
         return OrderResult(power, order, False, Reason.DISLODGED, (dis,) if dis else (),
                            dislodged_by=dis)
 

@@ -205,7 +205,7 @@ class _Reader:
         t = self.peek()
         if t is not None and t[0] == _KW and t[1] in kws:
             self.i += 1
-            return int(t[1])  # type: ignore[call-overload]
+            return int(t[1])  # type: ignore[call-overload,unused-ignore]
         return None
 
     def unit(self) -> UnitType | None:
@@ -228,7 +228,8 @@ class _Reader:
     def end(self) -> None:
         t = self.peek()
         if t is not None:
-            raise InvalidOrderError(self.text, f"unexpected {_describe(t)!r} after a complete order")
+            raise InvalidOrderError(self.text,
+                                    f"unexpected {_describe(t)!r} after a complete order")
 
 
 def _describe(token: tuple[int, object]) -> str:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import total_ordering
 from enum import Enum
+from functools import total_ordering
 
 from .errors import NotationError
 
@@ -22,7 +22,7 @@ class PhaseKind(str, Enum):
     ADJUSTMENT = "A"
 
     @property
-    def title(self) -> str:
+    def label(self) -> str:
         return {"M": "Movement", "R": "Retreat", "A": "Adjustment"}[self.value]
 
 
@@ -81,7 +81,7 @@ class Phase:
             if self.kind is PhaseKind.ADJUSTMENT
             else calendar.seasons[self.season]
         )
-        return f"{season} {self.year}, {self.kind.title}"
+        return f"{season} {self.year}, {self.kind.label}"
 
     @property
     def is_movement(self) -> bool:

@@ -183,8 +183,8 @@ class Position:
                             bool(item.get("via_convoy", False)),
                         )
                     )
-            contested = {_province(variant, _str(c, "contested province")) for c in _list(data.get("contested", []),
-                                                                     "contested")}
+            contested = {_province(variant, _str(c, "contested province"))
+                         for c in _list(data.get("contested", []), "contested")}
         except KeyError as exc:
             raise NotationError(f"position is missing the field {exc.args[0]!r}") from exc
         except VariantError as exc:

@@ -74,16 +74,17 @@ def adjudicate_retreats(
     Returns the results and the units that reach the board.
     """
     targets: dict[str, int] = {}
-    for order in orders.values():
-        if isinstance(order, Retreat):
-            p = province_of(order.dest)
+    for o in orders.values():
+        if isinstance(o, Retreat):
+            p = province_of(o.dest)
             targets[p] = targets.get(p, 0) + 1
     results: list[OrderResult] = []
     arrived: list[Unit] = []
     for d in dislodged:
         u = d.unit
-        order = orders.get(u.province)
-        if isinstance(order, Retreat):
+        given = orders.get(u.province)
+        if isinstance(given, Retreat):
+            order = given
             p = province_of(order.dest)
             if targets[p] > 1:
                 others = tuple(sorted(
@@ -94,8 +95,8 @@ def adjudicate_retreats(
             else:
                 results.append(OrderResult(u.power, order, True))
                 arrived.append(Unit(u.power, u.type, order.dest))
-        elif order is not None:
-            results.append(OrderResult(u.power, order, True))
+        elif given is not None:
+            results.append(OrderResult(u.power, given, True))
         else:
             results.append(OrderResult(u.power, Disband(u.type, u.location), True,
                                        Reason.CIVIL_DISORDER, detail="no order: disbanded"))
