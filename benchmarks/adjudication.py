@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import itertools
 import json
 import os
 import statistics
@@ -97,10 +98,23 @@ _bootstrap()
 from diplomacy import Game  # noqa: E402  (AGPL: benchmark environment only)
 
 import standoff  # noqa: E402
-from standoff import Phase, PhaseKind, Position, Reason, Unit, UnitType  # noqa: E402
+from standoff import (  # noqa: E402
+    Convoy,
+    Dislodged,
+    Move,
+    Phase,
+    PhaseKind,
+    Position,
+    Reason,
+    StandoffError,
+    SupportMove,
+    Unit,
+    UnitType,
+)
 from standoff import adjudicate as so_adjudicate  # noqa: E402
 from standoff.adjudicator import PhaseResult  # noqa: E402
 from standoff.geography import province_of  # noqa: E402
+from standoff.notation import parse_order  # noqa: E402
 from standoff.options import DEFAULT as DEFAULT_OPTIONS  # noqa: E402
 from standoff.retreats import retreat_options  # noqa: E402
 from standoff.variant import load_variant  # noqa: E402
@@ -225,69 +239,191 @@ class Difference:
         return self.dip_after.diff(self.so_after)
 
 
-def _rewrite(orders: Orders, fn: Callable[[str, str], str | None]) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
+@dataclass
+class Trial:
+    """A counterfactual: a position and orders that mimic a diplomacy 1.1.2 behaviour."""
+
+    position: Position
+    orders: dict[str, list[str]]
+    #: province -> power: units lent to another power for the trial, given back afterwards
+    owner_fix: dict[str, str] = field(default_factory=dict)
+
+
+def _parsed(orders: Orders) -> list[tuple[str, str, Any]]:
+    """(power id, text, parsed order or None) for every order."""
+    out = []
     for power, items in orders.items():
-        out[power] = [o2 for o in items if (o2 := fn(power, o)) is not None]
+        pid = VARIANT.power(power)
+        for text in items:
+            try:
+                out.append((pid, text, parse_order(text, VARIANT)))
+            except StandoffError:
+                out.append((pid, text, None))
     return out
 
 
-Counterfactual = Callable[[Difference, Orders], "dict[str, list[str]] | None"]
+def _by_convoy(move: Any) -> bool:
+    return bool(move.via_convoy) or move.dest not in BOARD.links(UnitType.ARMY, move.location)
 
 
-def _via_land_fallback(d: Difference, orders: Orders) -> dict[str, list[str]] | None:
-    """diplomacy 1.1.2 moves an army ordered ``- X VIA`` over land when X is adjacent
-    and no convoy carries it; DATC 3.0 4.A.3 (no fallback) says the move fails."""
-    failed = {str(r.order) for r in d.result.results
-              if r.reason is Reason.NO_CONVOY and r.order is not None}
-    changed = False
+def _fallback_to_land(d: Difference, t: Trial) -> Trial | None:
+    """diplomacy 1.1.2 sends an army ordered to an adjacent province by land when its
+    convoy fails (no convoy ordered, an incomplete route, a disrupted convoy), whether
+    the convoy was asked for with 'via convoy' or by a fleet of its own power. DATC 3.0
+    4.A.3, 6.G.8, 6.G.20: no fallback, the move fails."""
+    stuck = {(r.order.location, r.order.dest) for r in d.result.results
+             if isinstance(r.order, Move) and r.reason in (Reason.NO_CONVOY, Reason.PARADOX)
+             and r.order.dest in BOARD.links(UnitType.ARMY, r.order.location)}
+    if not stuck:
+        return None
+    new: dict[str, list[str]] = defaultdict(list)
+    for power, text, o in _parsed(t.orders):
+        if isinstance(o, Move) and (o.location, o.dest) in stuck:
+            text = f"A {o.location.upper()} - {o.dest.upper()}"
+        elif isinstance(o, Convoy) and (o.target, o.dest) in stuck:
+            continue
+        new[power].append(text)
+    return Trial(t.position, dict(new), t.owner_fix)
 
-    def fn(power: str, text: str) -> str:
-        nonlocal changed
-        words = text.split()
-        if words[-1] == "VIA" and words[0] == "A" and f"{text} CONVOY" in failed:
-            src, dst = words[1], words[3]
-            if dst.lower() in BOARD.links(UnitType.ARMY, src.lower()):
-                changed = True
-                return " ".join(words[:-1])
-        return text
 
-    new = _rewrite(orders, fn)
-    return new if changed else None
+def _moves(parsed: list[tuple[str, str, Any]]) -> dict[str, Any]:
+    return {o.location: o for _p, _t, o in parsed if isinstance(o, Move)}
 
 
-#: cause name -> (DATC reference and verdict, counterfactual orders builder)
-CAUSES: dict[str, tuple[str, Counterfactual]] = {
-    "via-land-fallback": (
-        "DATC 4.A.3: an army ordered 'via convoy' to an adjacent province goes only by "
-        "convoy, with no fallback to the land route (diplomacy moves it over land): "
-        "standoff right",
-        _via_land_fallback,
-    ),
+def _self_support_dislodges(d: Difference, t: Trial) -> Trial | None:
+    """diplomacy 1.1.2 lets a power's support of a foreign army *convoyed* into the power's
+    own unit count for the dislodgement. DATC 3.0 6.D.12 (and the 2023 rulebook): a power
+    cannot help dislodge its own unit; the support does not count for dislodging."""
+    parsed = _parsed(t.orders)
+    moves = _moves(parsed)
+    pos = t.position
+    lend: dict[str, tuple[str, str]] = {}  # supporter province -> (from power, to power)
+    for power, _text, o in parsed:
+        if not isinstance(o, SupportMove):
+            continue
+        mover, victim = pos.unit_at(province_of(o.target)), pos.unit_at(province_of(o.dest))
+        move = moves.get(o.target)
+        if (mover and victim and move and victim.power == power and mover.power != power
+                and _by_convoy(move) and pos.unit_at(o.province)):
+            lend[o.province] = (power, mover.power)
+    if not lend:
+        return None
+    units = [Unit(lend[u.province][1], u.type, u.location) if u.province in lend else u
+             for u in pos.units]
+    new: dict[str, list[str]] = defaultdict(list)
+    for power, text, o in parsed:
+        new[lend[o.province][1] if o is not None and o.province in lend else power].append(text)
+    fix = dict(t.owner_fix)
+    fix.update({prov: frm for prov, (frm, _to) in lend.items()})
+    return Trial(Position(pos.variant, pos.phase, tuple(units), pos.centres), dict(new), fix)
+
+
+def _self_support_disrupts(d: Difference, t: Trial) -> Trial | None:
+    """diplomacy 1.1.2 takes a convoying fleet's convoy as disrupted when a foreign attack on
+    it has the support of the fleet's own power, although that support cannot dislodge it.
+    DATC 3.0 6.D.12 (self-dislodgement support does not count) and 6.F (a convoy fails
+    only when a fleet of it is dislodged): the convoy goes ahead."""
+    parsed = _parsed(t.orders)
+    moves = _moves(parsed)
+    pos = t.position
+    drop = set()
+    for power, _text, o in parsed:
+        if not isinstance(o, SupportMove):
+            continue
+        mover, victim = pos.unit_at(province_of(o.target)), pos.unit_at(province_of(o.dest))
+        if (mover and victim and o.target in moves and victim.power == power
+                and mover.power != power and victim.type is UnitType.FLEET):
+            drop.add(victim.province)
+    convoys = {o.province for _p, _t, o in parsed if isinstance(o, Convoy)}
+    drop &= convoys
+    if not drop:
+        return None
+    new: dict[str, list[str]] = defaultdict(list)
+    for power, text, o in parsed:
+        if not (isinstance(o, Convoy) and o.province in drop):
+            new[power].append(text)
+    return Trial(t.position, dict(new), t.owner_fix)
+
+
+def _retreat_anywhere_after_convoy(pos: Position, state: State) -> State | None:
+    """diplomacy 1.1.2 lets a unit dislodged by a convoyed army retreat to any adjacent
+    province, occupied or left empty by a stand-off as well (an operator-precedence slip
+    in ``Game._move_results``). Rulebook / DATC 3.0 4.A.5: only the ban on the attacker's
+    origin is lifted; a retreat must still go to an empty, uncontested province."""
+    if not any(dl.via_convoy for dl in pos.dislodged):
+        return None
+    rets = set()
+    for dl in pos.dislodged:
+        u = dl.unit
+        if dl.via_convoy:
+            opts = frozenset(loc.upper() for loc in BOARD.links(u.type, u.location)
+                             if BOARD.can_enter(u.location, loc))
+        else:
+            occupied = {x.province for x in pos.units}
+            opts = frozenset(loc.upper() for loc in retreat_options(
+                BOARD, dl, occupied, pos.contested, DEFAULT_OPTIONS))
+        rets.add((u.power.upper(), f"{u.type.value} {u.location.upper()}", opts))
+    return State(state.phase, state.units, state.dislodged, frozenset(rets), state.centres)
+
+
+#: cause -> (verdict with the DATC rule that decides it, counterfactual)
+TRANSFORMS: dict[str, tuple[str, Callable[[Difference, Trial], Trial | None]]] = {
+    "convoy-fallback-to-land": (
+        "DATC 4.A.3, 6.G.8, 6.G.20: an army ordered to an adjacent province that goes by "
+        "convoy ('via convoy', or intent shown by a fleet of its own power) does not fall "
+        "back to the land route when the convoy fails; diplomacy moves it over land. "
+        "standoff right", _fallback_to_land),
+    "self-support-dislodges-via-convoy": (
+        "DATC 6.D.12 / 2023 rules: a power's support cannot help dislodge its own unit, "
+        "also when the attacker is convoyed; diplomacy counts it. standoff right",
+        _self_support_dislodges),
+    "self-support-disrupts-convoy": (
+        "DATC 6.D.12 + 6.F: a foreign attack on a convoying fleet, supported by the fleet's "
+        "own power, cannot dislodge it, so the convoy is not disrupted; diplomacy disrupts "
+        "it. standoff right", _self_support_disrupts),
 }
+EMULATORS: dict[str, tuple[str, Callable[[Position, State], State | None]]] = {
+    "retreat-anywhere-after-convoy": (
+        "DATC 4.A.5 / rulebook: a unit dislodged by a convoyed army may retreat to the "
+        "attacker's origin, but still only to an empty province not left empty by a "
+        "stand-off; diplomacy offers every adjacent province. standoff right",
+        _retreat_anywhere_after_convoy),
+}
+CAUSES = {**{k: v[0] for k, v in TRANSFORMS.items()}, **{k: v[0] for k, v in EMULATORS.items()}}
 
 
-def _matches(d: Difference, orders: Orders) -> bool:
-    alt = so_adjudicate(d.before, orders)
-    return not so_state(alt.next_position).diff(d.dip_after)
+def _give_back(pos: Position, fix: Mapping[str, str]) -> Position:
+    if not fix:
+        return pos
+    units = [Unit(fix[u.province], u.type, u.location) if u.province in fix else u
+             for u in pos.units]
+    dis = [Dislodged(Unit(fix[x.unit.province], x.unit.type, x.unit.location), x.attacker_from,
+                     x.via_convoy) if x.unit.province in fix else x for x in pos.dislodged]
+    centres = dict(pos.centres)
+    for prov, power in fix.items():
+        if prov in centres and any(u.province == prov for u in units):
+            centres[prov] = power
+    return Position(pos.variant, pos.phase, tuple(units), centres, tuple(dis), pos.contested)
 
 
 def classify(d: Difference) -> str:
-    """The counterfactual(s) under which standoff reaches diplomacy's position."""
-    applicable = []
-    for name, (_why, build) in CAUSES.items():
-        orders = build(d, d.orders)
-        if orders is None:
-            continue
-        if _matches(d, orders):
-            return name
-        applicable.append(name)
-    if len(applicable) > 1:  # several behaviours at once: apply them all
-        orders: Orders = d.orders
-        for name in applicable:
-            orders = CAUSES[name][1](d, orders) or orders
-        if _matches(d, orders):
-            return " + ".join(applicable)
+    """Name the diplomacy behaviour(s) that explain the difference: the smallest set of
+    counterfactuals under which standoff reaches diplomacy's position exactly."""
+    base = Trial(d.before, {p: list(o) for p, o in d.orders.items()})
+    applicable = [n for n, (_w, fn) in TRANSFORMS.items() if fn(d, base) is not None]
+    for r in range(len(applicable) + 1):
+        for combo in itertools.combinations(applicable, r):
+            t = base
+            for name in combo:
+                t = TRANSFORMS[name][1](d, t) or t
+            after = _give_back(so_adjudicate(t.position, t.orders).next_position, t.owner_fix)
+            state = so_state(after)
+            if combo and not state.diff(d.dip_after):
+                return " + ".join(combo)
+            for ename, (_w, emulate) in EMULATORS.items():
+                alt = emulate(after, state)
+                if alt is not None and not alt.diff(d.dip_after):
+                    return " + ".join([*combo, ename])
     return "unexplained"
 
 
@@ -569,7 +705,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{games - len(first)})")
     by_cause = Counter(d.cause for d in first)
     for cause, n in by_cause.most_common():
-        why = CAUSES[cause][0] if cause in CAUSES else "needs a look (see above)"
+        why = "; ".join(CAUSES[c] for c in cause.split(" + ")) if cause != "unexplained" \
+            else "needs a look (see above)"
         print(f"    {n:>4}  {cause}: {why}")
     if later:
         print(f"  after resync: {len(later)} more differing phases: "

@@ -112,7 +112,7 @@ def _movement(v: Variant, position: Position, parsed: dict[str, list[Order]],
               results: list[OrderResult], options: Options) -> PhaseResult:
     board = v.board_at(position.phase)
     units = list(position.units)
-    index = {u.province: i for i, u in enumerate(units)}
+    index = position._index
     legal: list[Order | None] = [None] * len(units)
     for power, items in parsed.items():
         for order in items:
@@ -129,7 +129,7 @@ def _movement(v: Variant, position: Position, parsed: dict[str, list[Order]],
     def late() -> list[OrderResult]:
         return [r for r, o in zip(outcome.explain(), legal, strict=True) if o is not None]
 
-    occupied = {u.province for u in outcome.units}
+    occupied = outcome.occupied
     keep: list[Dislodged] = []
     gone: list[Unit] = []
     for d in outcome.dislodged:
@@ -208,9 +208,10 @@ def update_centres(v: Variant, phase: Phase, units: Iterable[Unit],
     """Occupied supply centres change hands; empty ones keep their owner."""
     board = v.board_at(phase)
     out = dict(centres)
+    provinces = board.provinces
     for u in units:
-        prov = u.province
-        if board.provinces[prov].supply_centre:
+        prov = province_of(u.location)
+        if provinces[prov].supply_centre:
             out[prov] = u.power
     return out
 

@@ -27,7 +27,8 @@ def own_unit(position: Position, power: str, order: Order) -> Unit:
     if unit is None:
         raise _illegal(order, f"there is no unit in {province_of(order.location).upper()}")
     if unit.power != power:
-        raise _illegal(order, f"the unit in {unit.province.upper()} belongs to {unit.power}")
+        raise _illegal(order, f"the unit in {province_of(unit.location).upper()} "
+                              f"belongs to {unit.power}")
     return unit
 
 
@@ -87,12 +88,16 @@ def check_movement_order(
     An order that is already normalised is returned as it is (no copy): this
     runs for every order of every phase.
     """
-    unit = own_unit(position, power, order)
+    src_prov = province_of(order.location)
+    unit = position._at.get(src_prov)
+    if unit is None or unit.power != power:
+        own_unit(position, power, order)  # raises with the reason
+    assert unit is not None
     same_unit = order.unit is unit.type and order.location == unit.location
-    if isinstance(order, Hold):
+    cls = type(order)
+    if cls is Hold:
         return order if same_unit else Hold(unit.type, unit.location)
     if isinstance(order, Move):
-        src_prov = province_of(unit.location)
         dest = province_of(order.dest)
         if dest == src_prov:
             raise _illegal(order, "a unit cannot move to its own province")
@@ -111,11 +116,11 @@ def check_movement_order(
             return order
         return Move(unit.type, unit.location, dest, order.via_convoy)
     if isinstance(order, (SupportHold, SupportMove)):
-        target = position.unit_at(province_of(order.target))
         tprov = province_of(order.target)
+        target = position._at.get(tprov)
         if target is None:
             raise _illegal(order, f"there is no unit in {tprov.upper()} to support")
-        if tprov == unit.province:
+        if tprov == src_prov:
             raise _illegal(order, "a unit cannot support itself")
         if isinstance(order, SupportHold):
             if not board.reaches_province(unit.type, unit.location, tprov):
@@ -125,7 +130,7 @@ def check_movement_order(
                 return order
             return SupportHold(unit.type, unit.location, target.type, tprov)
         dprov = province_of(order.dest)
-        if dprov == unit.province:
+        if dprov == src_prov:
             raise _illegal(order, "a unit cannot support a move into its own province")
         if dprov == tprov:
             raise _illegal(order, "a move to its own province cannot be supported")
@@ -139,7 +144,7 @@ def check_movement_order(
                 # 2023 rulebook: a coast named in a support must be reachable (DATC 4.B.4)
                 raise _illegal(order, f"{target} cannot reach {order.dest.upper()}")
         else:
-            avoid = unit.province if unit.type is UnitType.FLEET else None
+            avoid = src_prov if unit.type is UnitType.FLEET else None
             if not army_can_reach(board, position, target.location, dprov, avoid):
                 raise _illegal(order, f"{target} cannot reach {dprov.upper()}")
         # A coast named in the support must match the move's coast (DATC 6.B.9).

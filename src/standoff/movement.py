@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .geography import Board, province_of
+from .geography import Board, UnitType, province_of
 from .options import Options
 from .orders import Convoy, Move, Order, SupportHold, SupportMove
 from .position import Dislodged, Unit
@@ -34,6 +34,8 @@ class MovementOutcome:
     dislodged: list[Dislodged]
     #: provinces left empty by a stand-off
     contested: frozenset[str]
+    #: provinces holding a unit after the phase
+    occupied: set[str]
     #: builds the per-order results on demand (bots that only need the next
     #: position do not pay for explanations)
     explain: Callable[[], list[OrderResult]]
@@ -99,7 +101,7 @@ class MovementAdjudicator:
             if kind[i] == _CONVOY:
                 t = target[i]
                 if t >= 0 and kind[t] == _MOVE and dest[t] == dest[i] and \
-                        self.units[t].type.value == "A":
+                        self.units[t].type is UnitType.ARMY:
                     self.convoyers[t].append(i)
                 else:
                     self.void[i] = True
@@ -109,7 +111,7 @@ class MovementAdjudicator:
             order = self.orders[i]
             assert isinstance(order, Move)
             d = dest[i]
-            if self.units[i].type.value == "A":
+            if self.units[i].type is UnitType.ARMY:
                 adjacent = d in board.army_links.get(self.prov[i], ())
                 self.convoyed[i] = (not adjacent) or self._chooses_convoy(i, order)
                 if adjacent and self.convoyed[i] and self.options.adjacent_convoy == "1971":
@@ -368,7 +370,7 @@ class MovementAdjudicator:
                     units.append(Unit(u.power, u.type, order.dest))
                     continue
             units.append(u)
-        occupied = {u.province for u in units}
+        occupied = {province_of(u.location) for u in units}
         contested = frozenset(
             d for d, movers in self.attackers.items()
             if d not in occupied and not any(ok[k] for k in movers)
@@ -376,7 +378,7 @@ class MovementAdjudicator:
         def explain() -> list[OrderResult]:
             return [self._explain(i, ok[i], dislodger[i]) for i in range(n)]
 
-        return MovementOutcome(units, dislodged, contested, explain)
+        return MovementOutcome(units, dislodged, contested, occupied, explain)
 
     def _explain(self, i: int, ok: bool, dislodger: int) -> OrderResult:
         order = self.orders[i]

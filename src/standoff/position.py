@@ -66,6 +66,7 @@ class Position:
     #: provinces left empty by a stand-off in the movement phase before a retreat
     contested: frozenset[str] = frozenset()
     _at: dict[str, Unit] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _index: dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
     _cache: dict[str, frozenset[str]] = field(default_factory=dict, init=False, repr=False,
                                               compare=False)
 
@@ -77,9 +78,12 @@ class Position:
             object.__setattr__(self, "centres", _Sorted(sorted(self.centres.items())))
         if not isinstance(self.contested, frozenset):
             object.__setattr__(self, "contested", frozenset(self.contested))
-        at = self._at
-        for u in self.units:
-            at.setdefault(province_of(u.location), u)
+        at, index = self._at, self._index
+        for i, u in enumerate(self.units):
+            p = province_of(u.location)
+            if p not in at:
+                at[p] = u
+                index[p] = i
 
     @property
     def convoy_seas(self) -> frozenset[str]:

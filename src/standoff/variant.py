@@ -105,9 +105,24 @@ def available_variants() -> dict[str, Path]:
     return names
 
 
-@cache
+_REGISTERED: dict[str, Variant] = {}
+
+
+def register_variant(variant: Variant) -> None:
+    """Make a variant built in code (or loaded from a file) known by its name,
+    so positions and games that name it can find it again."""
+    for key in (variant.name, *variant.aliases):
+        _REGISTERED[key.lower()] = variant
+
+
 def load_variant(name: str = "standard") -> Variant:
-    """Load a built-in variant by name/alias, or a variant file by path."""
+    """A registered variant, a built-in one by name/alias, or a variant file by path."""
+    found = _REGISTERED.get(name.lower())
+    return found if found is not None else _load_variant(name)
+
+
+@cache
+def _load_variant(name: str) -> Variant:
     path = Path(name)
     if not (path.suffix == ".toml" and path.exists()):
         found = available_variants().get(name.strip().lower())
