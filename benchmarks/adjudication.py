@@ -262,7 +262,10 @@ def _parsed(orders: Orders) -> list[tuple[str, str, Any]]:
     return out
 
 
-def _by_convoy(move: Any) -> bool:
+def _by_convoy(move: Any, pos: Position) -> bool:
+    unit = pos.unit_at(province_of(move.location))
+    if unit is None or unit.type is not UnitType.ARMY:
+        return False
     return bool(move.via_convoy) or move.dest not in BOARD.links(UnitType.ARMY, move.location)
 
 
@@ -304,7 +307,7 @@ def _self_support_dislodges(d: Difference, t: Trial) -> Trial | None:
         mover, victim = pos.unit_at(province_of(o.target)), pos.unit_at(province_of(o.dest))
         move = moves.get(o.target)
         if (mover and victim and move and victim.power == power and mover.power != power
-                and _by_convoy(move) and pos.unit_at(o.province)):
+                and _by_convoy(move, pos) and pos.unit_at(o.province)):
             lend[o.province] = (power, mover.power)
     if not lend:
         return None

@@ -77,54 +77,103 @@ def _convoy_table(board: Board, fleets: frozenset[str], src: str
     return tuple(out)
 
 
+@lru_cache(maxsize=None)
+def _basic(board: Board, unit: UnitType, loc: str) -> tuple[Order, ...]:
+    """Hold and the overland/sea moves of a unit: fixed by the map."""
+    links = board.army_links if unit is UnitType.ARMY else board.fleet_links
+    return (Hold(unit, loc), *(Move(unit, loc, d) for d in sorted(links.get(loc, ()))))
+
+
+UnitKey = tuple[UnitType, str]
+
+
+@lru_cache(maxsize=None)
+def _supports(board: Board, unit: UnitType, loc: str
+              ) -> tuple[dict[UnitKey, SupportHold], dict[UnitKey, tuple[SupportMove, ...]]]:
+    """The supports a unit could give to each possible unit, ignoring convoys.
+
+    Fixed by the map, so computed once per (unit, location): for every other
+    (type, location) a unit could stand on, the hold support (if the supporter
+    reaches its province) and the supports of its overland/sea moves into
+    provinces the supporter reaches.
+    """
+    reach_of = {UnitType.ARMY: board.army_reach, UnitType.FLEET: board.fleet_reach}
+    mine = reach_of[unit].get(loc, frozenset())
+    prov = province_of(loc)
+    holds: dict[UnitKey, SupportHold] = {}
+    moves: dict[UnitKey, tuple[SupportMove, ...]] = {}
+    for t, table in reach_of.items():
+        for other, theirs in table.items():
+            oprov = province_of(other)
+            if oprov == prov:
+                continue
+            if oprov in mine:
+                holds[t, other] = SupportHold(unit, loc, t, oprov)
+            common = sorted(p for p in theirs & mine if p != prov)
+            if common:
+                moves[t, other] = tuple(SupportMove(unit, loc, t, oprov, p) for p in common)
+    return holds, moves
+
+
+@lru_cache(maxsize=None)
+def _nearby(board: Board, unit: UnitType, loc: str) -> tuple[str, ...]:
+    """Provinces whose units this unit might support: those it reaches and
+    those next to them (fixed by the map)."""
+    holds, moves = _supports(board, unit, loc)
+    return tuple(sorted({province_of(other) for _, other in (*holds, *moves)}))
+
+
 def _movement(board: Board, position: Position) -> LegalOrders:
     fleets = position.convoy_seas
     units = position.units
-    # who can move where (province level), for supports
-    movers: dict[str, list[Unit]] = {}
+    # convoy routes: the only part that depends on where other fleets stand
     convoys: dict[str, tuple[tuple[str, frozenset[str]], ...]] = {}
-    for u in units:
-        if u.type is UnitType.ARMY:
-            table = _convoy_table(board, fleets, province_of(u.location))
-            convoys[u.location] = table
-            reach = set(board.army_reach.get(u.location, ()))
-            reach.update(d for d, _ in table)
-        else:
-            reach = set(board.fleet_reach.get(u.location, ()))
-        for p in reach:
-            movers.setdefault(p, []).append(u)
+    convoy_jobs: dict[str, list[tuple[str, str]]] = {}
+    by_convoy_only: dict[str, list[Unit]] = {}
+    if fleets:
+        for u in units:
+            if u.type is UnitType.ARMY:
+                src = province_of(u.location)
+                table = _convoy_table(board, fleets, src)
+                convoys[u.location] = table
+                land = board.army_reach.get(u.location, frozenset())
+                for d, seas in table:
+                    for sea in seas:
+                        convoy_jobs.setdefault(sea, []).append((src, d))
+                    if d not in land:
+                        by_convoy_only.setdefault(d, []).append(u)
+    key_at = {province_of(u.location): (u.type, u.location) for u in units}
     out: LegalOrders = {}
     for u in units:
         loc, t = u.location, u.type
-        prov = province_of(loc)
-        orders: list[Order] = [Hold(t, loc)]
-        if t is UnitType.ARMY:
+        orders: list[Order] = list(_basic(board, t, loc))
+        table = convoys.get(loc)
+        if table:
             adjacent = board.army_links.get(loc, frozenset())
-            orders.extend(Move(t, loc, d) for d in sorted(adjacent))
-            for d, _ in convoys[loc]:
-                orders.append(Move(t, loc, d, d in adjacent))
-        else:
-            orders.extend(Move(t, loc, d) for d in sorted(board.fleet_links.get(loc, ())))
-        reach_of = board.army_reach if t is UnitType.ARMY else board.fleet_reach
-        for p in sorted(reach_of.get(loc, ())):
-            other = position._at.get(p)
-            if other is not None:
-                orders.append(SupportHold(t, loc, other.type, p))
-            for m in movers.get(p, ()):
-                if m is u or m.location == (other.location if other else None):
-                    continue
-                mprov = province_of(m.location)
-                if (m.type is UnitType.ARMY and t is UnitType.FLEET
-                        and p not in board.army_reach.get(m.location, ())
-                        and not board.sea_path_exists(mprov, p, fleets, prov)):
-                    continue  # only by convoy, and the supporter is a sea the route needs
-                orders.append(SupportMove(t, loc, m.type, mprov, p))
-        if t is UnitType.FLEET and prov in fleets:
-            for a in units:
-                if a.type is UnitType.ARMY:
-                    for d, seas in convoys[a.location]:
-                        if prov in seas:
-                            orders.append(Convoy(t, loc, province_of(a.location), d))
+            orders.extend(Move(t, loc, d, d in adjacent) for d, _ in table)
+        holds, moves = _supports(board, t, loc)
+        for q in _nearby(board, t, loc):
+            k = key_at.get(q)
+            if k is None:
+                continue
+            h = holds.get(k)
+            if h is not None:
+                orders.append(h)
+            sm = moves.get(k)
+            if sm is not None:
+                orders.extend(sm)
+        prov = province_of(loc)
+        if by_convoy_only:
+            reach = (board.army_reach if t is UnitType.ARMY else board.fleet_reach).get(loc, ())
+            for p in sorted(reach):
+                for m in by_convoy_only.get(p, ()):
+                    mprov = province_of(m.location)
+                    if mprov == prov or (t is UnitType.FLEET and not board.sea_path_exists(
+                            mprov, p, fleets, prov)):
+                        continue  # the supporter is a sea the only route needs (6.D.31)
+                    orders.append(SupportMove(t, loc, m.type, mprov, p))
+        if t is UnitType.FLEET and prov in convoy_jobs:
+            orders.extend(Convoy(t, loc, a, d) for a, d in convoy_jobs[prov])
         out.setdefault(u.power, {})[loc] = orders
     return out
 
