@@ -14,7 +14,7 @@ fleet layout: consecutive phases of a game mostly reuse them.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from .adjustments import adjustment_counts, build_sites
 from .geography import Board, UnitType, province_of
@@ -77,7 +77,7 @@ def _convoy_table(board: Board, fleets: frozenset[str], src: str
     return tuple(out)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _basic(board: Board, unit: UnitType, loc: str) -> tuple[Order, ...]:
     """Hold and the overland/sea moves of a unit: fixed by the map."""
     links = board.army_links if unit is UnitType.ARMY else board.fleet_links
@@ -87,7 +87,7 @@ def _basic(board: Board, unit: UnitType, loc: str) -> tuple[Order, ...]:
 UnitKey = tuple[UnitType, str]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _supports(board: Board, unit: UnitType, loc: str
               ) -> tuple[dict[UnitKey, SupportHold], dict[UnitKey, tuple[SupportMove, ...]]]:
     """The supports a unit could give to each possible unit, ignoring convoys.
@@ -115,7 +115,7 @@ def _supports(board: Board, unit: UnitType, loc: str
     return holds, moves
 
 
-@lru_cache(maxsize=None)
+@cache
 def _nearby(board: Board, unit: UnitType, loc: str) -> tuple[str, ...]:
     """Provinces whose units this unit might support: those it reaches and
     those next to them (fixed by the map)."""
@@ -147,10 +147,10 @@ def _movement(board: Board, position: Position) -> LegalOrders:
     for u in units:
         loc, t = u.location, u.type
         orders: list[Order] = list(_basic(board, t, loc))
-        table = convoys.get(loc)
-        if table:
+        routes = convoys.get(loc)
+        if routes:
             adjacent = board.army_links.get(loc, frozenset())
-            orders.extend(Move(t, loc, d, d in adjacent) for d, _ in table)
+            orders.extend(Move(t, loc, d, d in adjacent) for d, _ in routes)
         holds, moves = _supports(board, t, loc)
         for q in _nearby(board, t, loc):
             k = key_at.get(q)
