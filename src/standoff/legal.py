@@ -129,7 +129,7 @@ def _movement(board: Board, position: Position) -> LegalOrders:
     # convoy routes: the only part that depends on where other fleets stand
     convoys: dict[str, tuple[tuple[str, frozenset[str]], ...]] = {}
     convoy_jobs: dict[str, list[tuple[str, str]]] = {}
-    by_convoy_only: dict[str, list[Unit]] = {}
+    by_convoy_only: dict[str, list[tuple[Unit, frozenset[str]]]] = {}
     if fleets:
         for u in units:
             if u.type is UnitType.ARMY:
@@ -141,7 +141,7 @@ def _movement(board: Board, position: Position) -> LegalOrders:
                     for sea in seas:
                         convoy_jobs.setdefault(sea, []).append((src, d))
                     if d not in land:
-                        by_convoy_only.setdefault(d, []).append(u)
+                        by_convoy_only.setdefault(d, []).append((u, seas))
     key_at = {province_of(u.location): (u.type, u.location) for u in units}
     out: LegalOrders = {}
     for u in units:
@@ -166,10 +166,10 @@ def _movement(board: Board, position: Position) -> LegalOrders:
         if by_convoy_only:
             reach = (board.army_reach if t is UnitType.ARMY else board.fleet_reach).get(loc, ())
             for p in sorted(reach):
-                for m in by_convoy_only.get(p, ()):
+                for m, seas in by_convoy_only.get(p, ()):
                     mprov = province_of(m.location)
-                    if mprov == prov or (t is UnitType.FLEET and not board.sea_path_exists(
-                            mprov, p, fleets, prov)):
+                    if mprov == prov or (t is UnitType.FLEET and prov in seas
+                                         and not board.sea_path_exists(mprov, p, fleets, prov)):
                         continue  # the supporter is a sea the only route needs (6.D.31)
                     orders.append(SupportMove(t, loc, m.type, mprov, p))
         if t is UnitType.FLEET and prov in convoy_jobs:
