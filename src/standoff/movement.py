@@ -375,6 +375,8 @@ class MovementAdjudicator:
             d for d, movers in self.attackers.items()
             if d not in occupied and not any(ok[k] for k in movers)
         )
+        self.resolver.release()
+
         def explain() -> list[OrderResult]:
             return [self._explain(i, ok[i], dislodger[i]) for i in range(n)]
 

@@ -17,6 +17,14 @@ from collections.abc import Callable
 UNRESOLVED, GUESSING, RESOLVED = 0, 1, 2
 
 
+def _finished(_: object) -> bool:
+    raise RuntimeError("the resolver was released: resolution is over")
+
+
+def _no_backup(_: list[int]) -> None:
+    raise RuntimeError("the resolver was released: resolution is over")
+
+
 class Resolver:
     """Resolve decisions ``0..n-1`` given ``adjudicate(decision) -> bool``."""
 
@@ -33,6 +41,16 @@ class Resolver:
         self.deps: list[int] = []
         self._adjudicate = adjudicate
         self._backup = backup
+
+    def release(self) -> None:
+        """Drop the callbacks once everything needed is resolved.
+
+        The callbacks are bound methods of the adjudicator, which holds this
+        resolver: a reference cycle that only the cyclic GC could free. Breaking
+        it lets each phase's objects go the moment they are unused.
+        """
+        self._adjudicate = _finished
+        self._backup = _no_backup
 
     def settle(self, decision: int, value: bool) -> None:
         """Fix a decision (used by backup rules)."""
