@@ -74,6 +74,8 @@ class _Lexicon:
     words: dict[str, tuple[int, object]]
     #: single-word location names (ids, coast ids, one-word aliases) for the fast path
     locs: dict[str, str]
+    #: text -> order already parsed (orders are immutable, so sharing is safe)
+    memo: dict[str, Order]
     #: first words of multi-word names, with the longest phrase length starting there
     phrase_starts: dict[str, int]
     coasts: dict[str, frozenset[str]]
@@ -106,7 +108,7 @@ def _lexicon(variant: Variant) -> _Lexicon:
     for cs in coasts.values():
         for c in cs:
             locs[c] = c
-    return _Lexicon(words, locs, starts, coasts)
+    return _Lexicon(words, locs, {}, starts, coasts)
 
 
 def _normalise(text: str) -> str:
@@ -292,9 +294,27 @@ def _fast(words: list[str], locs: dict[str, str]) -> Order | None:
     return None
 
 
+_MEMO_LIMIT = 100_000
+
+
 def parse_order(text: str, variant: Variant) -> Order:
-    """Parse one order; raise :class:`InvalidOrderError` if it is not one."""
+    """Parse one order; raise :class:`InvalidOrderError` if it is not one.
+
+    Results are memoised per variant (bounded): programs send the same order
+    strings phase after phase, and a lookup is ten times cheaper than a parse.
+    """
     lex = _lexicon(variant)
+    memo = lex.memo
+    order = memo.get(text)
+    if order is None:
+        order = _parse(text, lex)
+        if len(memo) >= _MEMO_LIMIT:
+            memo.clear()
+        memo[text] = order
+    return order
+
+
+def _parse(text: str, lex: _Lexicon) -> Order:
     fast = _fast(text.lower().split(), lex.locs)
     if fast is not None:
         return fast
