@@ -197,23 +197,44 @@ def _after_turn(v: Variant, position: Position, units: list[Unit]) -> Position:
     if phase.is_last_season(v.calendar):
         centres = update_centres(v, position.phase, units, centres)
     nxt_phase = Phase(phase.year, phase.season, PhaseKind.MOVEMENT).next_after_turn(v.calendar)
-    nxt = Position(v.name, nxt_phase, tuple(units), centres)
-    if nxt_phase.kind is PhaseKind.ADJUSTMENT and not adjustment_counts(v, nxt):
-        nxt = Position(v.name, nxt_phase.next_after_turn(v.calendar), tuple(units), centres)
-    return nxt
+    if nxt_phase.kind is PhaseKind.ADJUSTMENT and not _adjustments_due(v, units, centres):
+        nxt_phase = nxt_phase.next_after_turn(v.calendar)
+    return Position(v.name, nxt_phase, tuple(units), centres)
+
+
+def _adjustments_due(v: Variant, units: list[Unit], centres: Mapping[str, str]) -> bool:
+    """Will anyone build or remove? (What ``adjustment_counts`` decides, without
+    building a position: this runs after every Fall.)"""
+    delta: dict[str, int] = {}
+    for p in centres.values():
+        delta[p] = delta.get(p, 0) + 1
+    for u in units:
+        delta[u.power] = delta.get(u.power, 0) - 1
+    if any(d < 0 for d in delta.values()):
+        return True
+    occupied = {province_of(u.location) for u in units}
+    for power, d in delta.items():
+        if d > 0 and any(centres.get(province_of(h)) == power and province_of(h) not in occupied
+                         for h in v.powers[power].home_centres):
+            return True
+    return False
 
 
 def update_centres(v: Variant, phase: Phase, units: Iterable[Unit],
-                   centres: Mapping[str, str]) -> dict[str, str]:
-    """Occupied supply centres change hands; empty ones keep their owner."""
-    board = v.board_at(phase)
-    out = dict(centres)
-    provinces = board.provinces
+                   centres: Mapping[str, str]) -> Mapping[str, str]:
+    """Occupied supply centres change hands; empty ones keep their owner.
+
+    Returns ``centres`` itself when nothing changed (positions share the table).
+    """
+    provinces = v.board_at(phase).provinces
+    out: dict[str, str] | None = None
     for u in units:
         prov = province_of(u.location)
-        if provinces[prov].supply_centre:
+        if provinces[prov].supply_centre and centres.get(prov) != u.power:
+            if out is None:
+                out = dict(centres)
             out[prov] = u.power
-    return out
+    return centres if out is None else out
 
 
 def check_order(position: Position, power: str, order: Order, options: Options = DEFAULT,

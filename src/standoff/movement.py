@@ -79,65 +79,70 @@ class MovementAdjudicator:
     def _classify(self) -> None:
         kind, dest, target, occupant = self.kind, self.dest, self.target, self.occupant
         board = self.board
+        moves: list[int] = []
+        convoys: list[int] = []
+        supports: list[int] = []
         for i, order in enumerate(self.orders):
-            if order is None:
-                continue
-            if isinstance(order, Move):
+            cls = type(order)
+            if cls is Move:
                 kind[i] = _MOVE
-                dest[i] = province_of(order.dest)
-            elif isinstance(order, SupportMove):
+                dest[i] = province_of(order.dest)  # type: ignore[union-attr]
+                moves.append(i)
+            elif cls is SupportMove:
                 kind[i] = _SUP_MOVE
-                dest[i] = province_of(order.dest)
-                target[i] = occupant.get(order.target, -1)
-            elif isinstance(order, SupportHold):
+                dest[i] = province_of(order.dest)  # type: ignore[union-attr]
+                target[i] = occupant.get(order.target, -1)  # type: ignore[union-attr]
+                supports.append(i)
+            elif cls is SupportHold:
                 kind[i] = _SUP_HOLD
-                target[i] = occupant.get(order.target, -1)
-            elif isinstance(order, Convoy):
+                target[i] = occupant.get(order.target, -1)  # type: ignore[union-attr]
+                supports.append(i)
+            elif cls is Convoy:
                 kind[i] = _CONVOY
-                dest[i] = order.dest
-                target[i] = occupant.get(order.target, -1)
+                dest[i] = order.dest  # type: ignore[union-attr]
+                target[i] = occupant.get(order.target, -1)  # type: ignore[union-attr]
+                convoys.append(i)
         # convoy orders matching an army's move
-        for i in range(self.n):
-            if kind[i] == _CONVOY:
-                t = target[i]
-                if t >= 0 and kind[t] == _MOVE and dest[t] == dest[i] and \
-                        self.units[t].type is UnitType.ARMY:
-                    self.convoyers[t].append(i)
-                else:
-                    self.void[i] = True
-        for i in range(self.n):
-            if kind[i] != _MOVE:
-                continue
+        for i in convoys:
+            t = target[i]
+            if t >= 0 and kind[t] == _MOVE and dest[t] == dest[i] and \
+                    self.units[t].type is UnitType.ARMY:
+                self.convoyers[t].append(i)
+            else:
+                self.void[i] = True
+        army_links = board.army_links
+        for i in moves:
             order = self.orders[i]
             assert isinstance(order, Move)
             d = dest[i]
             if self.units[i].type is UnitType.ARMY:
-                adjacent = d in board.army_links.get(self.prov[i], ())
-                self.convoyed[i] = (not adjacent) or self._chooses_convoy(i, order)
-                if adjacent and self.convoyed[i] and self.options.adjacent_convoy == "1971":
-                    # 1971: the convoy is taken only if it is not disrupted (DATC 4.A.3)
-                    self.fallback[i] = True
-                    self.convoyed[i] = self._route_possible(i)
-            if self.convoyed[i] and not self._route_possible(i):
-                # No convoy ordered along any route: the move is not valid (DATC 4.E.1)
-                # and attacks nothing; it is still a move, so it gets no hold support
-                # (DATC 6.D.8).
-                self.no_route[i] = True
-                continue
+                adjacent = d in army_links.get(self.prov[i], ())
+                convoyed = (not adjacent) or self._chooses_convoy(i, order)
+                if convoyed:
+                    if adjacent and self.options.adjacent_convoy == "1971":
+                        # 1971: the convoy is taken only if it is not disrupted (DATC 4.A.3)
+                        self.fallback[i] = True
+                        convoyed = self._route_possible(i)
+                    elif not self._route_possible(i):
+                        # No convoy ordered along any route: the move is not valid
+                        # (DATC 4.E.1) and attacks nothing; it is still a move, so it
+                        # gets no hold support (DATC 6.D.8).
+                        self.convoyed[i] = self.no_route[i] = True
+                        continue
+                    self.convoyed[i] = convoyed
             self.attackers.setdefault(d, []).append(i)
-        for i in range(self.n):
-            k, t = kind[i], target[i]
-            if k == _SUP_HOLD:
+        for i in supports:
+            t = target[i]
+            if kind[i] == _SUP_HOLD:
                 if t >= 0 and kind[t] != _MOVE:
                     self.supports[t].append(i)
                 else:
                     self.void[i] = True
-            elif k == _SUP_MOVE:
-                if t >= 0 and kind[t] == _MOVE and dest[t] == dest[i] and \
-                        self._coast_matches(i, t):
-                    self.supports[t].append(i)
-                else:
-                    self.void[i] = True
+            elif t >= 0 and kind[t] == _MOVE and dest[t] == dest[i] and \
+                    self._coast_matches(i, t):
+                self.supports[t].append(i)
+            else:
+                self.void[i] = True
 
     def _coast_matches(self, supporter: int, mover: int) -> bool:
         want = self.orders[supporter]
