@@ -170,6 +170,10 @@ def build_position(case: Case) -> tuple[Position, dict[str, list[str]], Options,
     contested -= {d for d in attacks}
     position = Position(variant.name, phase, tuple(units), centres, tuple(dislodged),
                         frozenset(contested))
+    try:
+        position.check(variant)
+    except StandoffError as exc:
+        raise CaseFileError(case.path, case.line, f"impossible starting position: {exc}") from exc
     orders: dict[str, list[str]] = {}
     for no, line in case.sections.get("ORDERS", []):
         power, text = _power_and_rest(variant, case, no, line)

@@ -59,6 +59,10 @@ def friendly(func: F) -> F:
             click.echo(f"error: {exc}", err=True)
             code = next(c for t, c in EXIT_CODES if isinstance(exc, t))
             sys.exit(code)
+        except UnicodeDecodeError as exc:
+            click.echo(f"error: input is not UTF-8 text ({exc.reason} at byte {exc.start})",
+                       err=True)
+            sys.exit(2)
         except BrokenPipeError:
             sys.exit(0)  # output cut short by e.g. `| head`: not an error
         except OSError as exc:

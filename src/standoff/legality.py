@@ -112,6 +112,12 @@ def check_movement_order(
             raise _illegal(order, f"unknown province {order.dest!r}")
         if not army_can_reach(board, position, unit.location, dest):
             raise _illegal(order, f"{unit} cannot reach {dest.upper()}, not even by convoy")
+        if order.via_convoy and not (
+            board.is_coastal(src_prov) and board.is_coastal(dest)
+            and board.sea_path_exists(src_prov, dest, convoy_fleets(board, position))
+        ):
+            # like DATC 6.D.32: no fleets could convoy it, so the order is ignored
+            raise _illegal(order, f"no fleets could convoy {unit} to {dest.upper()}")
         if same_unit and dest == order.dest:
             return order
         return Move(unit.type, unit.location, dest, order.via_convoy)

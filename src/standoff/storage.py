@@ -46,7 +46,7 @@ def loads(text: str, source: str = "saved game") -> Game:
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise CorruptGameError(f"{source} is not a standoff saved game")
     version = doc.get("version")
-    if version != VERSION:
+    if isinstance(version, bool) or version != VERSION:
         raise CorruptGameError(
             f"{source} has format version {version!r}; this standoff reads version {VERSION}"
         )
