@@ -376,9 +376,13 @@ class MovementAdjudicator:
                     continue
             units.append(u)
         occupied = {province_of(u.location) for u in units}
+        # A stand-off leaves a province empty when two or more moves into it still
+        # had the strength to bounce each other; a lone move that lost a head-to-head
+        # battle or its convoy bounced off nothing (DATC 6.H).
         contested = frozenset(
             d for d, movers in self.attackers.items()
-            if d not in occupied and not any(ok[k] for k in movers)
+            if d not in occupied and len(movers) > 1 and not any(ok[k] for k in movers)
+            and sum(1 for k in movers if self._prevent(k) > 0) > 1
         )
         self.resolver.release()
 
