@@ -22,35 +22,41 @@ What it does, for each recorded file (default: ``random_games.json`` and
 recorded with ``diplomacy`` 1.1.2):
 
 * Both engines replay every game independently from the start with the
-  recorded orders. The timed operation is the same for both: from the phase's
-  orders as text to the next position -- ``standoff.adjudicate(position,
-  orders)`` and ``game.set_orders(power, orders)`` for every power plus
-  ``game.process()``. ``adjudicate`` is pure, so each standoff phase is run
-  ``--repeat`` times from the same input and the median kept; ``process``
-  mutates, so each diplomacy phase is timed once (``time.perf_counter_ns``).
-  A warm-up replay of the first game of each file runs untimed first.
+  recorded orders, side by side, phase after phase (the speed of a shared VM
+  drifts, so the engines alternate). The timed operation is the same for both:
+  from the phase's orders as text to the next position --
+  ``standoff.adjudicate(position, orders)`` against ``game.set_orders(power,
+  orders)`` for every power plus ``game.process()`` (``time.perf_counter_ns``).
+  ``process`` mutates, so each diplomacy phase is timed once. ``adjudicate`` is
+  pure, so each standoff phase is run ``--repeat`` times, every run as the first
+  would be in a replay (a fresh copy of the input position; standoff's
+  order-text memo put back as it was before the phase). Reported: standoff's
+  first run (timed once, like diplomacy: the like-for-like ratio) and the median
+  of its runs. The first game of each file is replayed untimed as a warm-up.
 * After every phase the two positions are compared: units (power, type,
   location with coast), dislodged units and where each may retreat, centre
   ownership and the next phase's name. A game stops being compared at its
   first difference, which is reported (game index, phase, orders, both
-  positions) and classified by re-adjudicating the phase with standoff under a
-  counterfactual that mimics a known diplomacy 1.1.2 behaviour (see
-  ``CAUSES``): the cause is the first counterfactual that reproduces
-  diplomacy's position exactly.
-* Timing is like for like: a phase is timed only when both engines start it
-  from the same position. After a difference standoff is re-synchronised
-  from diplomacy's position at the next movement or adjustment phase (a
-  retreat position cannot be rebuilt from diplomacy's public state), so later
-  phases are still timed; with ``--resync`` they are compared again as well
-  and further differences listed (exploratory; the headline counts only the
-  first difference per game).
+  positions) and explained by re-adjudicating the phase with standoff under
+  counterfactuals that mimic known diplomacy 1.1.2 behaviours (``TRANSFORMS``
+  change the orders or position, ``EMULATORS`` re-derive the retreats): the
+  cause is the smallest set under which standoff reaches diplomacy's position
+  exactly, else ``unexplained``.
+* A phase is timed only when both engines start it from the same position.
+  After a difference standoff is re-synchronised from diplomacy's position at
+  the next movement or adjustment phase (a retreat position cannot be rebuilt
+  from diplomacy's public state, so such a phase is skipped), so later phases
+  are still timed; with ``--resync`` they are compared again as well and
+  further differences listed (the headline counts only the first difference of
+  each game).
 * A separate pass, so as not to distort the timing, measures each phase's peak
   memory with ``tracemalloc`` (peak traced allocation during the phase above
-  what was allocated before it).
+  what was allocated before it; the first ``--memory-games`` games).
 
 The report gives, per file and phase type (movement, retreat, adjustment):
-median µs for both engines and the ratio, phases/s, peak memory; standoff's
+median µs for both engines and the ratios, phases/s, peak memory; standoff's
 median per-phase time over the whole run; the differences; and a summary.
+Figures and the verdict on each difference: ``benchmarks/README.md``.
 """
 
 from __future__ import annotations
@@ -76,20 +82,24 @@ DEFAULT_FILES = ("random_games.json", "random_games_support.json")
 KINDS = {"M": "movement", "R": "retreat", "A": "adjustment"}
 
 
+_REEXEC = "STANDOFF_BENCH_REEXEC"
+
+
 def _bootstrap() -> None:
     """Re-run this script inside .bench-venv when ``diplomacy`` is not importable."""
     try:
         import diplomacy  # noqa: F401
+
         import standoff  # noqa: F401
     except ImportError:
         sys.path.insert(0, str(HERE))
         import setup_env
 
         py = setup_env.python_path()
-        if Path(sys.executable).resolve() == py.resolve() or os.environ.get("STANDOFF_BENCH_REEXEC"):
+        if Path(sys.executable).resolve() == py.resolve() or os.environ.get(_REEXEC):
             raise
         py = setup_env.ensure(quiet=True)
-        os.environ["STANDOFF_BENCH_REEXEC"] = "1"
+        os.environ[_REEXEC] = "1"
         os.execv(str(py), [str(py), str(Path(__file__).resolve()), *sys.argv[1:]])
 
 
@@ -142,7 +152,7 @@ class State:
     def diff(self, other: State) -> list[str]:
         """What differs, as 'field: diplomacy-only ... / standoff-only ...' lines."""
         out = []
-        if self.phase != other.phase and self.phase != "COMPLETED":
+        if self.phase != other.phase and "COMPLETED" not in (self.phase, other.phase):
             out.append(f"phase: diplomacy {self.phase}, standoff {other.phase}")
         for name in ("units", "dislodged", "retreats", "centres"):
             a, b = set(getattr(self, name)), set(getattr(other, name))
@@ -249,6 +259,11 @@ class Trial:
     owner_fix: dict[str, str] = field(default_factory=dict)
 
 
+#: re-derives diplomacy's view of the retreats: (difference, standoff's next position, units
+#: standoff disbanded for want of a retreat, standoff's state, orders) -> state or None
+Emulator = Callable[[Difference, Position, list[Unit], State, Orders], "State | None"]
+
+
 def _parsed(orders: Orders) -> list[tuple[str, str, Any]]:
     """(power id, text, parsed order or None) for every order."""
     out = []
@@ -275,7 +290,9 @@ def _fallback_to_land(d: Difference, t: Trial) -> Trial | None:
     the convoy was asked for with 'via convoy' or by a fleet of its own power. DATC 3.0
     4.A.3, 6.G.8, 6.G.20: no fallback, the move fails."""
     stuck = {(r.order.location, r.order.dest) for r in d.result.results
-             if isinstance(r.order, Move) and r.reason in (Reason.NO_CONVOY, Reason.PARADOX)
+             if isinstance(r.order, Move)
+             and (r.reason in (Reason.NO_CONVOY, Reason.PARADOX)
+                  or (r.reason is Reason.ILLEGAL and r.order.via_convoy))  # no route at all
              and r.order.dest in BOARD.links(UnitType.ARMY, r.order.location)}
     if not stuck:
         return None
@@ -348,25 +365,122 @@ def _self_support_disrupts(d: Difference, t: Trial) -> Trial | None:
     return Trial(t.position, dict(new), t.owner_fix)
 
 
-def _retreat_anywhere_after_convoy(pos: Position, state: State) -> State | None:
-    """diplomacy 1.1.2 lets a unit dislodged by a convoyed army retreat to any adjacent
-    province, occupied or left empty by a stand-off as well (an operator-precedence slip
-    in ``Game._move_results``). Rulebook / DATC 3.0 4.A.5: only the ban on the attacker's
-    origin is lifted; a retreat must still go to an empty, uncontested province."""
-    if not any(dl.via_convoy for dl in pos.dislodged):
+def _self_support_head_to_head(d: Difference, t: Trial) -> Trial | None:
+    """In a head-to-head battle diplomacy 1.1.2 ignores the support a power gives the
+    foreign unit attacking its own unit when it weighs that attacker's defence. DATC 3.0
+    6.E.3, 6.E.12, 6.E.15 and 5.B: such a support does not help dislodge the power's own
+    unit (attack strength) but does count for the supported unit's defence."""
+    parsed = _parsed(t.orders)
+    moves = _moves(parsed)
+    pos = t.position
+    drop = set()
+    for power, text, o in parsed:
+        if not isinstance(o, SupportMove):
+            continue
+        mover, victim = pos.unit_at(province_of(o.target)), pos.unit_at(province_of(o.dest))
+        back = moves.get(province_of(o.dest)) if victim else None
+        if (mover and victim and o.target in moves and victim.power == power
+                and mover.power != power and back is not None
+                and province_of(back.dest) == province_of(o.target)):
+            drop.add((power, text))
+    if not drop:
         return None
-    rets = set()
-    for dl in pos.dislodged:
-        u = dl.unit
-        if dl.via_convoy:
-            opts = frozenset(loc.upper() for loc in BOARD.links(u.type, u.location)
-                             if BOARD.can_enter(u.location, loc))
-        else:
-            occupied = {x.province for x in pos.units}
-            opts = frozenset(loc.upper() for loc in retreat_options(
-                BOARD, dl, occupied, pos.contested, DEFAULT_OPTIONS))
-        rets.add((u.power.upper(), f"{u.type.value} {u.location.upper()}", opts))
-    return State(state.phase, state.units, state.dislodged, frozenset(rets), state.centres)
+    new: dict[str, list[str]] = defaultdict(list)
+    for power, text, _o in parsed:
+        if (power, text) not in drop:
+            new[power].append(text)
+    return Trial(t.position, dict(new), t.owner_fix)
+
+
+def _all_dislodged(d: Difference, after: Position, disbanded: list[Unit], orders: Orders
+                   ) -> list[Dislodged]:
+    """Every unit dislodged in the phase, including those standoff disbanded at once
+    because they had nowhere to retreat (their attacker is found from the orders)."""
+    out = list(after.dislodged)
+    if not disbanded:
+        return out
+    parsed = _parsed(orders)
+    moves = _moves(parsed)
+    for u in disbanded:
+        now = after.unit_at(u.province)
+        src = next((m.location for m in moves.values() if now is not None
+                    and province_of(m.dest) == u.province
+                    and province_of(now.location) == province_of(m.dest)
+                    and d.before.unit_at(province_of(m.location)) is not None
+                    and d.before.unit_at(province_of(m.location)).type == now.type), None)
+        if src is None:
+            continue
+        out.append(Dislodged(u, province_of(src), _by_convoy(moves[src], d.before)))
+    return out
+
+
+def _retreat_view(anywhere_after_convoy: bool, h2h_not_contested: bool
+                  ) -> Emulator:
+    """Re-derive the retreat situation under another retreat rule."""
+
+    def view(d: Difference, after: Position, disbanded: list[Unit], state: State,
+             orders: Orders) -> State | None:
+        dislodged = _all_dislodged(d, after, disbanded, orders)
+        if not dislodged:
+            return None
+        if anywhere_after_convoy and not any(x.via_convoy for x in dislodged):
+            return None
+        contested = after.contested if after.dislodged else _contested_of(d, after, orders)
+        if h2h_not_contested:
+            fixed = _h2h_uncontested(d, contested, orders)
+            if fixed == contested:
+                return None
+            contested = fixed
+        occupied = {u.province for u in after.units}
+        rets, dis = set(), set()
+        for x in dislodged:
+            u = x.unit
+            if anywhere_after_convoy and x.via_convoy:
+                opts = [loc for loc in BOARD.links(u.type, u.location)
+                        if BOARD.can_enter(u.location, loc)]
+            else:
+                opts = retreat_options(BOARD, x, occupied, contested, DEFAULT_OPTIONS)
+            if opts:
+                dis.add((u.power.upper(), u.type.value, u.location.upper()))
+                rets.add((u.power.upper(), f"{u.type.value} {u.location.upper()}",
+                          frozenset(o.upper() for o in opts)))
+        phase, centres = state.phase, state.centres
+        if dis and not after.dislodged:  # standoff went past the retreat phase
+            phase = d.before.phase.next_retreat().name(CAL)
+            centres = tuple(sorted((c.upper(), p.upper()) for c, p in d.before.centres.items()))
+        return State(phase, state.units, frozenset(dis), frozenset(rets), centres)
+
+    return view
+
+
+def _contested_of(d: Difference, after: Position, orders: Orders) -> frozenset[str]:
+    """Provinces left empty by a stand-off (standoff's rule), for a phase it ended without
+    a retreat phase: attacked, empty, and entered by nobody."""
+    occupied = {u.province for u in after.units}
+    out = set()
+    for r in d.result.results:
+        if isinstance(r.order, Move) and not r.success:
+            p = province_of(r.order.dest)
+            if p not in occupied:
+                out.add(p)
+    return frozenset(out)
+
+
+def _h2h_uncontested(d: Difference, contested: frozenset[str], orders: Orders
+                     ) -> frozenset[str]:
+    """DATC 6.H.9 / 4.A.7: a unit dislodged in a head-to-head battle has no effect on the
+    province its dislodger came from, so does not make it contested."""
+    failed: dict[str, list[Any]] = defaultdict(list)
+    for r in d.result.results:
+        if isinstance(r.order, Move) and not r.success:
+            failed[province_of(r.order.dest)].append(r)
+    out = set(contested)
+    for p in contested:
+        others = [r for r in failed.get(p, [])
+                  if not (r.dislodged_by == p and not _by_convoy(r.order, d.before))]
+        if not others:
+            out.discard(p)
+    return frozenset(out)
 
 
 #: cause -> (verdict with the DATC rule that decides it, counterfactual)
@@ -384,15 +498,30 @@ TRANSFORMS: dict[str, tuple[str, Callable[[Difference, Trial], Trial | None]]] =
         "DATC 6.D.12 + 6.F: a foreign attack on a convoying fleet, supported by the fleet's "
         "own power, cannot dislodge it, so the convoy is not disrupted; diplomacy disrupts "
         "it. standoff right", _self_support_disrupts),
+    "self-support-in-head-to-head": (
+        "DATC 6.E.3/6.E.12/6.E.15 and 5.B: a power's support for a foreign move against its "
+        "own unit does not count for dislodging that unit but does count for the mover's "
+        "defence in a head-to-head battle; diplomacy drops it. standoff right",
+        _self_support_head_to_head),
 }
-EMULATORS: dict[str, tuple[str, Callable[[Position, State], State | None]]] = {
+EMULATORS: dict[str, tuple[str, Emulator]] = {
     "retreat-anywhere-after-convoy": (
         "DATC 4.A.5 / rulebook: a unit dislodged by a convoyed army may retreat to the "
         "attacker's origin, but still only to an empty province not left empty by a "
-        "stand-off; diplomacy offers every adjacent province. standoff right",
-        _retreat_anywhere_after_convoy),
+        "stand-off; diplomacy offers every adjacent province (an operator-precedence slip "
+        "in Game._move_results). standoff right",
+        _retreat_view(anywhere_after_convoy=True, h2h_not_contested=False)),
+    "STANDOFF-BUG-contested-after-head-to-head": (
+        "DATC 6.H.9 / 4.A.7: a unit dislodged in a head-to-head battle leaves no stand-off "
+        "in its dislodger's origin, so others may retreat there; standoff marks that "
+        "province contested. diplomacy right",
+        _retreat_view(anywhere_after_convoy=False, h2h_not_contested=True)),
+    "retreat-anywhere-after-convoy + STANDOFF-BUG-contested-after-head-to-head": (
+        "both of the above",
+        _retreat_view(anywhere_after_convoy=True, h2h_not_contested=True)),
 }
-CAUSES = {**{k: v[0] for k, v in TRANSFORMS.items()}, **{k: v[0] for k, v in EMULATORS.items()}}
+CAUSES = {**{k: v[0] for k, v in TRANSFORMS.items()},
+          **{k: v[0] for k, v in EMULATORS.items() if " + " not in k}}
 
 
 def _give_back(pos: Position, fix: Mapping[str, str]) -> Position:
@@ -419,13 +548,16 @@ def classify(d: Difference) -> str:
             t = base
             for name in combo:
                 t = TRANSFORMS[name][1](d, t) or t
-            after = _give_back(so_adjudicate(t.position, t.orders).next_position, t.owner_fix)
+            res = so_adjudicate(t.position, t.orders)
+            after = _give_back(res.next_position, t.owner_fix)
+            gone = [Unit(t.owner_fix.get(u.province, u.power), u.type, u.location)
+                    for u in res.disbanded]
             state = so_state(after)
-            if combo and not state.diff(d.dip_after):
+            if combo and not d.dip_after.diff(state):
                 return " + ".join(combo)
             for ename, (_w, emulate) in EMULATORS.items():
-                alt = emulate(after, state)
-                if alt is not None and not alt.diff(d.dip_after):
+                alt = emulate(d, after, gone, state, t.orders)
+                if alt is not None and not d.dip_after.diff(alt):
                     return " + ".join([*combo, ename])
     return "unexplained"
 
@@ -437,7 +569,8 @@ def classify(d: Difference) -> str:
 @dataclass
 class Sample:
     kind: str  # M / R / A
-    so_ns: int
+    so_first_ns: int  # standoff's first run of the phase (timed once, like diplomacy)
+    so_ns: int  # median of the --repeat runs
     dip_ns: int
 
 
@@ -453,105 +586,144 @@ class FileRun:
     invalid: list[tuple[int, str, str, str]] = field(default_factory=list)  # parse failures
     record_errors: list[str] = field(default_factory=list)
     completed: int = 0  # games diplomacy ended with a victory
-    #: (kind, standoff input position, orders) for the memory pass
-    inputs: list[tuple[str, Position, Orders]] = field(default_factory=list)
+    #: (game, kind, standoff's input position, orders): the phases both engines start
+    #: from the same position, in replay order (for the memory pass)
+    inputs: list[tuple[int, str, Position, Orders]] = field(default_factory=list)
 
 
-def time_standoff(pos: Position, orders: Orders, repeat: int) -> tuple[int, PhaseResult]:
+def _fresh(p: Position) -> Position:
+    """An equal position that shares no per-object cache with ``p``."""
+    return Position(p.variant, p.phase, p.units, p.centres, p.dislodged, p.contested)
+
+
+def _order_memo() -> dict[str, Any] | None:
+    """standoff's memo of order text -> order (internal; None if it changes)."""
+    try:
+        from standoff.notation import _lexicon
+
+        memo = _lexicon(VARIANT).memo
+    except (ImportError, AttributeError):
+        return None
+    return memo if isinstance(memo, dict) else None
+
+
+def time_standoff(pos: Position, orders: Orders, repeat: int
+                  ) -> tuple[int, int, PhaseResult]:
+    """(first run, median of ``repeat`` runs, result) for one phase. Each run is made as
+    the first would be in a replay: on a fresh copy of the input position (no
+    per-object cache carried over), with standoff's order-text memo put back as it was
+    before the phase."""
+    memo = _order_memo()
+    new = [] if memo is None else [t for items in orders.values() for t in items
+                                   if t not in memo]
     times = []
     res = None
-    for _ in range(repeat):
+    for _ in range(max(1, repeat)):
+        if memo is not None:
+            for t in new:
+                memo.pop(t, None)
+        p = _fresh(pos)
         t0 = time.perf_counter_ns()
-        res = so_adjudicate(pos, orders)
+        res = so_adjudicate(p, orders)
         times.append(time.perf_counter_ns() - t0)
     assert res is not None
-    return int(statistics.median(times)), res
+    return times[0], int(statistics.median(times)), res
 
 
-def replay_file(path: Path, games: list[dict[str, Any]], args: argparse.Namespace) -> FileRun:
-    run = FileRun(path.name)
-    # warm-up: the first game through both engines, untimed
-    warm = Game()
+def replay_file(games: list[dict[str, Any]], run: FileRun, args: argparse.Namespace) -> None:
+    """Replay every game through both engines, phase by phase: time, compare, classify.
+
+    The two engines are timed side by side, phase after phase, so that the machine's
+    speed (which drifts on a shared VM) is the same for both. standoff plays each game
+    from the start on its own; once it differs from diplomacy (the game's first
+    difference) the comparison stops (unless ``--resync``), and standoff is restarted
+    from diplomacy's position at the next movement or adjustment phase so that later
+    phases can still be timed from a common position. A retreat phase that follows a
+    difference is skipped: its position cannot be rebuilt from diplomacy's state."""
+    warm = Game()  # warm-up: the first game through both engines, untimed
     wpos = Position.initial(VARIANT)
     for ph in games[0]["phases"]:
         dip_play(warm, ph["orders"])
         if wpos.phase.name(CAL) == ph["name"]:
             wpos = so_adjudicate(wpos, ph["orders"]).next_position
-    del warm
-
+    del warm, wpos
     for g in games:
         run.games += 1
+        run.phases += len(g["phases"])
         idx = g.get("index", run.games - 1)
         game = Game()
         pos: Position | None = Position.initial(VARIANT)
-        comparing = True  # until the game's first difference (or forever with --resync)
-        differed = False
+        comparing, differed = True, False
         for ph in g["phases"]:
             name, orders, kind = ph["name"], ph["orders"], ph["name"][-1]
-            run.phases += 1
             if game.get_current_phase() != name:
                 run.record_errors.append(f"game {idx}: diplomacy is at "
                                          f"{game.get_current_phase()}, the record at {name}")
                 break
             if pos is None and kind in "MA":
-                pos = position_from_dip(game)  # resync (standoff went its own way)
+                pos = position_from_dip(game)  # resync
             if pos is not None and pos.phase.name(CAL) != name:
-                # cannot happen unless the previous comparison was skipped
                 run.record_errors.append(f"game {idx}: standoff at {pos.phase.name(CAL)}, "
                                          f"record at {name}")
                 pos = None
-            # diplomacy, timed once
             t0 = time.perf_counter_ns()
             for power, items in orders.items():
                 game.set_orders(power, items)
             game.process()
             dip_ns = time.perf_counter_ns() - t0
             if pos is None:
-                continue  # no common input position: not timed, not compared
-            so_ns, res = time_standoff(pos, orders, args.repeat)
-            run.samples.append(Sample(kind, so_ns, dip_ns))
-            run.inputs.append((kind, pos, orders))
+                continue  # no common input position: neither timed nor compared
+            so_first, so_ns, res = time_standoff(pos, orders, args.repeat)
+            run.samples.append(Sample(kind, so_first, so_ns, dip_ns))
+            run.inputs.append((idx, kind, pos, orders))
             for r in res.results:
                 if r.reason is Reason.INVALID:
                     run.invalid.append((idx, name, r.text, r.detail))
-            after_d = dip_state(game)
-            after_s = so_state(res.next_position)
+            after_d, after_s = dip_state(game), so_state(res.next_position)
             differs = bool(after_d.diff(after_s))
-            # the next phase is timed from standoff's own position only while both agree
-            pos = None if differs else res.next_position
-            if not comparing:
-                continue
-            if differed:
-                run.compared_after += 1
-            else:
-                run.compared += 1
-                if game.get_current_phase() == "COMPLETED":
-                    run.completed += 1
-            if differs:
-                d = Difference(path.name, idx, name, orders, run.inputs[-1][1], after_d, after_s,
-                               res, first=not differed)
-                d.cause = classify(d)
-                run.differences.append(d)
-                differed = True
-                comparing = args.resync
-            if game.get_current_phase() == "COMPLETED":
+            before, pos = pos, (None if differs else res.next_position)
+            if comparing:
+                if differed:
+                    run.compared_after += 1
+                else:
+                    run.compared += 1
+                    run.completed += after_d.phase == "COMPLETED"
+                if differs:
+                    d = Difference(run.name, idx, name, orders, before, after_d, after_s, res,
+                                   first=not differed)
+                    d.cause = classify(d)
+                    run.differences.append(d)
+                    differed = True
+                    comparing = args.resync
+            if after_d.phase == "COMPLETED":
                 break
-    return run
 
 
 # ---------------------------------------------------------------------------------------------
 # Memory pass
 
 
-def memory_pass(path: Path, games: list[dict[str, Any]], run: FileRun
+def memory_pass(games: list[dict[str, Any]], run: FileRun, limit: int | None
                 ) -> dict[str, dict[str, list[int]]]:
-    """Peak bytes allocated during each phase, per engine and phase type (tracemalloc)."""
+    """Peak bytes allocated during each phase above what was allocated before it, per
+    engine and phase type (tracemalloc, the first ``limit`` games of the file). standoff
+    runs the phases it was timed on in replay order, each from a fresh copy of its input
+    position, with its order memo emptied first (it fills as in a fresh process);
+    diplomacy replays the games."""
     out: dict[str, dict[str, list[int]]] = {"standoff": defaultdict(list),
                                             "diplomacy": defaultdict(list)}
+    games = games[:limit] if limit else games
+    wanted = {g.get("index", i) for i, g in enumerate(games)}
+    memo = _order_memo()
+    if memo is not None:
+        memo.clear()  # as in a fresh process: the memo fills as the replay goes
     gc.collect()
     tracemalloc.start()
     try:
-        for kind, pos, orders in run.inputs:
+        for game_idx, kind, pos, orders in run.inputs:
+            if game_idx not in wanted:
+                continue
+            pos = _fresh(pos)
             base = tracemalloc.get_traced_memory()[0]
             tracemalloc.reset_peak()
             res = so_adjudicate(pos, orders)
@@ -583,8 +755,27 @@ def _kib(b: float) -> str:
     return f"{b / 1024:,.0f}"
 
 
-def timing_rows(samples: list[Sample]) -> list[tuple[str, int, float, float, float, float]]:
-    """(type, n, standoff median ns, diplomacy median ns, standoff phases/s, diplomacy phases/s)"""
+@dataclass
+class Row:
+    label: str
+    phases: int
+    so_first: float  # median ns of standoff's first run per phase
+    so: float  # median ns of standoff's median-of-repeat per phase
+    dip: float  # median ns of diplomacy's (single) run per phase
+    so_rate: float  # phases/s: phases / summed first-run time
+    dip_rate: float
+
+    @property
+    def ratio(self) -> float:
+        """Like for like: both engines timed once per phase."""
+        return self.dip / self.so_first
+
+    @property
+    def ratio_repeat(self) -> float:
+        return self.dip / self.so
+
+
+def timing_rows(samples: list[Sample]) -> list[Row]:
     rows = []
     groups: dict[str, list[Sample]] = defaultdict(list)
     for s in samples:
@@ -593,36 +784,42 @@ def timing_rows(samples: list[Sample]) -> list[tuple[str, int, float, float, flo
         ss = samples if label == "all" else groups.get(label, [])
         if not ss:
             continue
-        so = statistics.median(s.so_ns for s in ss)
-        dp = statistics.median(s.dip_ns for s in ss)
-        so_rate = len(ss) / (sum(s.so_ns for s in ss) / 1e9)
-        dp_rate = len(ss) / (sum(s.dip_ns for s in ss) / 1e9)
-        rows.append((label, len(ss), so, dp, so_rate, dp_rate))
+        rows.append(Row(
+            label, len(ss),
+            statistics.median(s.so_first_ns for s in ss),
+            statistics.median(s.so_ns for s in ss),
+            statistics.median(s.dip_ns for s in ss),
+            len(ss) / (sum(s.so_first_ns for s in ss) / 1e9),
+            len(ss) / (sum(s.dip_ns for s in ss) / 1e9),
+        ))
     return rows
 
 
-def print_timing(title: str, samples: list[Sample],
+def print_timing(title: str, samples: list[Sample], repeat: int,
                  mem: dict[str, dict[str, list[int]]] | None) -> None:
     print(f"\n{title}")
-    head = (f"  {'phase type':<11}{'phases':>7}{'standoff µs':>13}{'diplomacy µs':>14}"
-            f"{'ratio':>8}{'standoff/s':>12}{'diplomacy/s':>13}")
+    rep = f"med. of {repeat}"
+    head = (f"  {'':<11}{'':>7}{'standoff µs':>22}{'diplomacy':>11}{'ratio':>16}"
+            f"{'phases/s':>18}")
+    sub = (f"  {'phase type':<11}{'phases':>7}{'1 run':>10}{rep:>12}{'µs':>11}"
+           f"{'1 run':>8}{rep:>11}{'standoff':>10}{'diplomacy':>10}")
     if mem:
-        head += f"{'peak KiB standoff':>19}{'peak KiB diplomacy':>20}"
+        head += f"{'peak KiB, median / max':>30}"
+        sub += f"{'standoff':>15}{'diplomacy':>15}"
     print(head)
-    for label, n, so, dp, so_rate, dp_rate in timing_rows(samples):
-        line = (f"  {label:<11}{n:>7}{_us(so):>13}{_us(dp):>14}{dp / so:>7.1f}x"
-                f"{so_rate:>12,.0f}{dp_rate:>13,.0f}")
+    print(sub)
+    for r in timing_rows(samples):
+        line = (f"  {r.label:<11}{r.phases:>7}{_us(r.so_first):>10}{_us(r.so):>12}"
+                f"{_us(r.dip):>11}{r.ratio:>7.1f}x{r.ratio_repeat:>10.1f}x"
+                f"{r.so_rate:>10,.0f}{r.dip_rate:>10,.0f}")
         if mem:
-            kinds = list(KINDS) if label == "all" else [k for k, v in KINDS.items() if v == label]
-            cols = []
+            kinds = list(KINDS) if r.label == "all" else [k for k, v in KINDS.items()
+                                                          if v == r.label]
             for eng in ("standoff", "diplomacy"):
                 vals = [b for k in kinds for b in mem[eng].get(k, [])]
-                cols.append(f"{_kib(statistics.median(vals))} / {_kib(max(vals))}" if vals else "-")
-            line += f"{cols[0]:>19}{cols[1]:>20}"
+                cell = f"{_kib(statistics.median(vals))} / {_kib(max(vals))}" if vals else "-"
+                line += f"{cell:>15}"
         print(line)
-    if mem:
-        print("  (ratio = diplomacy / standoff; phases/s = phases / summed time; "
-              "peak KiB = median / max over phases)")
 
 
 def print_difference(d: Difference, verbose: bool) -> None:
@@ -630,7 +827,7 @@ def print_difference(d: Difference, verbose: bool) -> None:
     print(f"\n  [{d.file} game {d.game} {d.phase}]{tag} cause: {d.cause}")
     for line in d.lines:
         print(f"    {line}")
-    if verbose or d.cause == "unexplained":
+    if d.first or verbose or d.cause == "unexplained":
         print(f"    before:    {d.before.to_text()}")
         print(f"    diplomacy: {d.dip_after.text()}")
         print(f"    standoff:  {d.so_after.text()}")
@@ -647,13 +844,16 @@ def main(argv: list[str] | None = None) -> int:
                     help=f"recorded games (default: {', '.join(DEFAULT_FILES)} in {DEFAULT_DIR})")
     ap.add_argument("--games", type=int, default=None, help="only the first N games of each file")
     ap.add_argument("--repeat", type=int, default=5,
-                    help="standoff runs per phase; the median is kept (default 5)")
+                    help="standoff runs per phase, the median is kept (default 5)")
     ap.add_argument("--no-memory", action="store_true", help="skip the tracemalloc pass")
+    ap.add_argument("--memory-games", type=int, default=10,
+                    help="games per file in the tracemalloc pass (default 10; 0: all)")
     ap.add_argument("--resync", action="store_true",
                     help="keep comparing after a game's first difference (from diplomacy's "
                          "position at the next movement/adjustment phase)")
     ap.add_argument("--verbose", action="store_true",
-                    help="print orders and positions for every difference")
+                    help="print orders and positions for the differences found after a "
+                         "resync too (always printed for a game's first difference)")
     ap.add_argument("--json", type=Path, help="also write the figures to this JSON file")
     args = ap.parse_args(argv)
     paths = args.files or [DEFAULT_DIR / f for f in DEFAULT_FILES]
@@ -661,7 +861,7 @@ def main(argv: list[str] | None = None) -> int:
     import platform
     print(f"standoff {standoff.__version__} vs diplomacy 1.1.2 | Python "
           f"{platform.python_version()} | {os.cpu_count()} cores | "
-          f"standoff repeat={args.repeat}, diplomacy once per phase")
+          f"standoff: median of {args.repeat} runs per phase, diplomacy: 1")
     all_samples: list[Sample] = []
     runs: list[tuple[FileRun, dict[str, dict[str, list[int]]] | None]] = []
     t_start = time.perf_counter()
@@ -669,13 +869,14 @@ def main(argv: list[str] | None = None) -> int:
         data = json.loads(path.read_text())
         games = data["games"][: args.games] if args.games else data["games"]
         gc.collect()
-        run = replay_file(path, games, args)
-        mem = None if args.no_memory else memory_pass(path, games, run)
+        run = FileRun(path.name)
+        replay_file(games, run, args)
+        mem = None if args.no_memory else memory_pass(games, run, args.memory_games)
         runs.append((run, mem))
         all_samples.extend(run.samples)
         print_timing(f"{path.name}: {run.games} games, {run.phases} recorded phases, "
                      f"{len(run.samples)} timed (same input position for both engines)",
-                     run.samples, mem)
+                     run.samples, args.repeat, mem)
 
     print("\nDifferences (each game stops being compared at its first difference"
           + ("; with --resync, later ones are listed too)" if args.resync else ")"))
@@ -711,18 +912,24 @@ def main(argv: list[str] | None = None) -> int:
         why = "; ".join(CAUSES[c] for c in cause.split(" + ")) if cause != "unexplained" \
             else "needs a look (see above)"
         print(f"    {n:>4}  {cause}: {why}")
-    if later:
-        print(f"  after resync: {len(later)} more differing phases: "
-              + ", ".join(f"{c} {n}" for c, n in Counter(d.cause for d in later).most_common()))
+    if args.resync:
+        after = sum(r.compared_after for r, _ in runs)
+        print(f"  after resync (--resync): {after} more phases compared, {len(later)} differing")
+        for cause, n in Counter(d.cause for d in later).most_common():
+            print(f"    {n:>4}  {cause}")
     if invalid:
         print(f"  orders standoff could not parse: {len(invalid)}")
-    so_all = statistics.median(s.so_ns for s in all_samples)
-    dp_all = statistics.median(s.dip_ns for s in all_samples)
-    print(f"  standoff median per phase, whole run: {_us(so_all)} µs "
-          f"(diplomacy {_us(dp_all)} µs, {dp_all / so_all:.1f}x) over {len(all_samples)} phases")
-    for label, n, so, dp, so_rate, dp_rate in timing_rows(all_samples):
-        print(f"    {label:<11} standoff {_us(so):>7} µs  diplomacy {_us(dp):>7} µs  "
-              f"{dp / so:>5.1f}x   {so_rate:>7,.0f} vs {dp_rate:>5,.0f} phases/s")
+    rows = timing_rows(all_samples)
+    a = rows[-1]
+    print(f"  standoff median per phase, whole run: {_us(a.so_first)} µs timed once like "
+          f"diplomacy ({_us(a.dip)} µs): {a.ratio:.1f}x; {_us(a.so)} µs as the median of "
+          f"{args.repeat} runs: {a.ratio_repeat:.1f}x ({a.phases} phases)")
+    for r in rows:
+        print(f"    {r.label:<11} standoff {_us(r.so_first):>6} µs (median of {args.repeat}: "
+              f"{_us(r.so):>6})  diplomacy {_us(r.dip):>6} µs  {r.ratio:>5.1f}x "
+              f"({r.ratio_repeat:.1f}x)  {r.so_rate:>7,.0f} vs {r.dip_rate:>5,.0f} phases/s")
+    print("  (ratio = diplomacy / standoff, both timed once per phase; in brackets against "
+          "standoff's median of repeated runs; phases/s = phases / summed single-run time)")
     print(f"  wall time {time.perf_counter() - t_start:.0f} s")
 
     if args.json:
@@ -731,9 +938,12 @@ def main(argv: list[str] | None = None) -> int:
             "repeat": args.repeat,
             "files": {
                 run.name: {
-                    "timing": [dict(zip(("type", "phases", "standoff_ns", "diplomacy_ns",
-                                         "standoff_per_s", "diplomacy_per_s"), row, strict=True))
-                               for row in timing_rows(run.samples)],
+                    "timing": [{"type": r.label, "phases": r.phases,
+                                "standoff_first_ns": r.so_first, "standoff_median_ns": r.so,
+                                "diplomacy_ns": r.dip, "ratio": r.ratio,
+                                "ratio_repeat": r.ratio_repeat,
+                                "standoff_per_s": r.so_rate, "diplomacy_per_s": r.dip_rate}
+                               for r in timing_rows(run.samples)],
                     "memory_peak_bytes": None if mem is None else {
                         eng: {KINDS[k]: {"median": statistics.median(v), "max": max(v)}
                               for k, v in m.items() if v} for eng, m in mem.items()},
@@ -743,7 +953,8 @@ def main(argv: list[str] | None = None) -> int:
                 }
                 for run, mem in runs
             },
-            "standoff_median_ns": so_all, "diplomacy_median_ns": dp_all,
+            "standoff_first_ns": a.so_first, "standoff_median_ns": a.so,
+            "diplomacy_ns": a.dip,
         }
         args.json.write_text(json.dumps(out, indent=1))
     return 0

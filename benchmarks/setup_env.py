@@ -51,8 +51,6 @@ def ensure(fresh: bool = False, quiet: bool = False) -> Path:
         if not quiet:
             print(f"{env} is ready")
         return python_path(env)
-    if sys.version_info < (3, 11):
-        sys.exit("standoff needs Python 3.11 or later to build the benchmark environment")
     print(f"creating {env} (standoff editable + {REQUIREMENTS.name}) ...", flush=True)
     venv.EnvBuilder(with_pip=True, clear=not _usable_python(env)).create(env)
     cmd = [str(python_path(env)), "-m", "pip", "install", "--quiet",
