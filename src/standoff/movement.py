@@ -432,7 +432,3 @@ class MovementAdjudicator:
             by.insert(0, d)
         return Reason.BOUNCED, tuple(by)
 
-
-def resolved_all(adj: MovementAdjudicator) -> bool:
-    """Every decision has a final value (a sanity check used by the tests)."""
-    return all(s == RESOLVED for s in adj.resolver.state[: adj.n])
