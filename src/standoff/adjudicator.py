@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from .adjustments import adjudicate_adjustments, adjustment_counts, check_build
+from .adjustments import adjudicate_adjustments, adjustment_counts, check_build, counts_for
 from .errors import IllegalOrderError, InvalidOrderError, StandoffError
 from .geography import province_of
 from .legality import check_movement_order
@@ -197,27 +197,9 @@ def _after_turn(v: Variant, position: Position, units: list[Unit]) -> Position:
     if phase.is_last_season(v.calendar):
         centres = update_centres(v, position.phase, units, centres)
     nxt_phase = Phase(phase.year, phase.season, PhaseKind.MOVEMENT).next_after_turn(v.calendar)
-    if nxt_phase.kind is PhaseKind.ADJUSTMENT and not _adjustments_due(v, units, centres):
+    if nxt_phase.kind is PhaseKind.ADJUSTMENT and not counts_for(v, units, centres):
         nxt_phase = nxt_phase.next_after_turn(v.calendar)
     return Position(v.name, nxt_phase, tuple(units), centres)
-
-
-def _adjustments_due(v: Variant, units: list[Unit], centres: Mapping[str, str]) -> bool:
-    """Will anyone build or remove? (What ``adjustment_counts`` decides, without
-    building a position: this runs after every Fall.)"""
-    delta: dict[str, int] = {}
-    for p in centres.values():
-        delta[p] = delta.get(p, 0) + 1
-    for u in units:
-        delta[u.power] = delta.get(u.power, 0) - 1
-    if any(d < 0 for d in delta.values()):
-        return True
-    occupied = {province_of(u.location) for u in units}
-    for power, d in delta.items():
-        if d > 0 and any(centres.get(province_of(h)) == power and province_of(h) not in occupied
-                         for h in v.powers[power].home_centres):
-            return True
-    return False
 
 
 def update_centres(v: Variant, phase: Phase, units: Iterable[Unit],

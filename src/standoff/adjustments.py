@@ -12,7 +12,7 @@ Missing builds are simply not made (DATC 4.D.7: builds may be waived).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 
 from .errors import IllegalOrderError
 from .geography import Board, UnitType, province_of
@@ -25,26 +25,40 @@ from .variant import Variant
 
 def adjustment_counts(variant: Variant, position: Position) -> dict[str, int]:
     """power -> builds (positive) or removals (negative) due; zero entries omitted."""
-    centres = position.centre_counts()
-    units: dict[str, int] = {}
-    for u in position.units:
-        units[u.power] = units.get(u.power, 0) + 1
+    return counts_for(variant, position.units, position.centres)
+
+
+def counts_for(variant: Variant, units: Iterable[Unit], centres: Mapping[str, str]
+               ) -> dict[str, int]:
+    """:func:`adjustment_counts` from units and centre owners, before any position
+    exists (the adjudicator asks it after every Fall to skip empty adjustments)."""
+    delta: dict[str, int] = {}
+    for p in centres.values():
+        delta[p] = delta.get(p, 0) + 1
+    occupied = set()
+    for u in units:
+        delta[u.power] = delta.get(u.power, 0) - 1
+        occupied.add(province_of(u.location))
     out = {}
     for p in variant.powers:
-        delta = centres.get(p, 0) - units.get(p, 0)
-        if delta > 0:
-            delta = min(delta, len(build_sites(variant, position, p)))
-        if delta:
-            out[p] = delta
+        d = delta.get(p, 0)
+        if d > 0:
+            d = min(d, len(_sites(variant, power=p, centres=centres, occupied=occupied)))
+        if d:
+            out[p] = d
     return out
 
 
 def build_sites(variant: Variant, position: Position, power: str) -> list[str]:
     """Owned, unoccupied home centres of ``power`` (provinces)."""
+    return _sites(variant, power, position.centres, position._at)
+
+
+def _sites(variant: Variant, power: str, centres: Mapping[str, str],
+           occupied: Container[str]) -> list[str]:
     return [
         prov for h in variant.powers[power].home_centres
-        if position.centres.get(prov := province_of(h)) == power
-        and position.unit_at(prov) is None
+        if centres.get(prov := province_of(h)) == power and prov not in occupied
     ]
 
 

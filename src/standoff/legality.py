@@ -59,25 +59,25 @@ def fleet_destination(board: Board, unit: Unit, dest: str, options: Options, ord
     return reachable[0]
 
 
-def convoy_fleets(board: Board, position: Position) -> frozenset[str]:
-    """Seas holding a fleet: where a convoy route could run in this position."""
-    return position.convoy_seas
+def convoy_possible(board: Board, position: Position, src: str, dest: str,
+                    avoid: str | None = None) -> bool:
+    """Could the fleets on the board (all but ``avoid``) convoy an army src -> dest?
+
+    With no fleets to form a route, a convoy move is illegal and ignored (DATC
+    6.D.32); with fleets there but not ordered to convoy it is legal and fails (6.D.8).
+    """
+    return (
+        board.is_coastal(src)
+        and board.is_coastal(dest)
+        and board.sea_path_exists(src, dest, position.convoy_seas, avoid)
+    )
 
 
 def army_can_reach(board: Board, position: Position, src: str, dest: str,
                    avoid: str | None = None) -> bool:
-    """Overland, or by a convoy route the fleets on the board could form.
-
-    With no fleets to form a route, the move is illegal and ignored (DATC 6.D.32);
-    with fleets there but not ordered to convoy it is legal and fails (6.D.8).
-    """
-    if dest in board.army_links.get(src, ()):
-        return True
-    return (
-        board.is_coastal(src)
-        and board.is_coastal(dest)
-        and board.sea_path_exists(src, dest, convoy_fleets(board, position), avoid)
-    )
+    """Overland, or by a convoy route the fleets on the board could form."""
+    return dest in board.army_links.get(src, ()) or convoy_possible(
+        board, position, src, dest, avoid)
 
 
 def check_movement_order(
@@ -112,10 +112,7 @@ def check_movement_order(
             raise _illegal(order, f"unknown province {order.dest!r}")
         if not army_can_reach(board, position, unit.location, dest):
             raise _illegal(order, f"{unit} cannot reach {dest.upper()}, not even by convoy")
-        if order.via_convoy and not (
-            board.is_coastal(src_prov) and board.is_coastal(dest)
-            and board.sea_path_exists(src_prov, dest, convoy_fleets(board, position))
-        ):
+        if order.via_convoy and not convoy_possible(board, position, src_prov, dest):
             # like DATC 6.D.32: no fleets could convoy it, so the order is ignored
             raise _illegal(order, f"no fleets could convoy {unit} to {dest.upper()}")
         if same_unit and dest == order.dest:
@@ -162,8 +159,8 @@ def check_movement_order(
     if isinstance(order, Convoy):
         if unit.type is not UnitType.FLEET:
             raise _illegal(order, "only fleets can convoy")
-        if not board.can_convoy_through(unit.province):
-            raise _illegal(order, f"a fleet in {unit.province.upper()} cannot convoy "
+        if not board.can_convoy_through(src_prov):
+            raise _illegal(order, f"a fleet in {src_prov.upper()} cannot convoy "
                                   "(only fleets at sea can)")
         tprov, dprov = province_of(order.target), province_of(order.dest)
         target = position.unit_at(tprov)
@@ -176,8 +173,7 @@ def check_movement_order(
         if dprov not in board.provinces or not (board.is_coastal(tprov)
                                                 and board.is_coastal(dprov)):
             raise _illegal(order, "convoys go from a coastal province to a coastal province")
-        if unit.province not in board.convoy_route_seas(tprov, dprov,
-                                                         convoy_fleets(board, position)):
+        if src_prov not in board.convoy_route_seas(tprov, dprov, position.convoy_seas):
             raise _illegal(order, f"{unit} is on no convoy route from {tprov.upper()} "
                                   f"to {dprov.upper()}")
         return Convoy(unit.type, unit.location, tprov, dprov)
