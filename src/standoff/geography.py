@@ -227,21 +227,19 @@ class Board:
             extend(first)
         return frozenset(found)
 
-    def _flood(self, starts: Iterable[str]) -> set[str]:
-        seen = set(starts)
+    def convoy_seas_from(self, src: str, fleets: Container[str]) -> set[str]:
+        """Every sea among ``fleets`` that a chain of them links to ``src``."""
+        seen = {s for s in self._sea_neighbours(src) if s in fleets}
         stack = list(seen)
         while stack:
             for nxt in self._sea_neighbours(stack.pop()):
-                if nxt not in seen:
+                if nxt not in seen and nxt in fleets:
                     seen.add(nxt)
                     stack.append(nxt)
         return seen
 
-    def _province_neighbours_raw(self, province: str) -> frozenset[str]:
-        return self.neighbours.get(province, frozenset())
-
     def _sea_neighbours(self, province: str) -> list[str]:
-        return [p for p in self._province_neighbours_raw(province) if self.provinces[p].convoys]
+        return [p for p in self.neighbours[province] if self.provinces[p].convoys]
 
     def locations_of(self, province: str) -> tuple[str, ...]:
         """The standable locations of a province: its coasts, or itself."""

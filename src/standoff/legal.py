@@ -59,14 +59,7 @@ def _convoy_table(board: Board, fleets: frozenset[str], src: str
     """(destination, seas needed by some route) for an army convoyed from ``src``."""
     if not board.is_coastal(src):
         return ()
-    seas: set[str] = set()
-    stack = [p for p in board.neighbours[src] if p in fleets and board.can_convoy_through(p)]
-    seas.update(stack)
-    while stack:
-        for q in board.neighbours[stack.pop()]:
-            if q in fleets and q not in seas and board.can_convoy_through(q):
-                seas.add(q)
-                stack.append(q)
+    seas = board.convoy_seas_from(src, fleets)
     dests = {p for s in seas for p in board.neighbours[s]
              if p != src and board.is_coastal(p)}
     out = []
