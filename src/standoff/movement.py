@@ -168,21 +168,24 @@ class MovementAdjudicator:
         """Is there a chain of fleets ordered to convoy this army, ignoring dislodgement?"""
         return self._route(i, lambda f: True)
 
-    def _route(self, i: int, usable: object) -> bool:
+    def _route(self, i: int, usable: Callable[[int], bool]) -> bool:
+        """A chain of this army's convoying fleets, each ``usable``, from its
+        province to its destination. ``usable`` is asked only for fleets the
+        search reaches, so the resolver records no needless dependencies (which
+        is why this is not :meth:`Board.sea_path_exists` over a filtered set)."""
         fleets = {self.prov[f]: f for f in self.convoyers[i]}
         if not fleets:
             return False
-        ok = usable  # callable[[int], bool]
         near = self.board.neighbours
         start, goal = self.prov[i], self.dest[i]
-        stack = [p for p in near[start] if p in fleets and ok(fleets[p])]  # type: ignore[operator]
+        stack = [p for p in near[start] if p in fleets and usable(fleets[p])]
         seen = set(stack)
         while stack:
             p = stack.pop()
             if goal in near[p]:
                 return True
             for q in near[p]:
-                if q in fleets and q not in seen and ok(fleets[q]):  # type: ignore[operator]
+                if q in fleets and q not in seen and usable(fleets[q]):
                     seen.add(q)
                     stack.append(q)
         return False
