@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .adjudicator import PhaseResult, adjudicate, check_order, read_orders
+from .adjustments import adjustment_counts
 from .errors import GameStateError, InvalidOrderError, StandoffError
 from .geography import province_of
 from .notation import parse_order
@@ -72,8 +73,6 @@ class Game:
             return sorted({u.power for u in pos.units})
         if kind is PhaseKind.RETREAT:
             return sorted({d.unit.power for d in pos.dislodged})
-        from .adjustments import adjustment_counts
-
         return sorted(adjustment_counts(self.variant, pos))
 
     # -- orders -------------------------------------------------------------------
