@@ -11,7 +11,7 @@ def _pos(text: str) -> Position:
 
 
 def test_head_to_head_loser_leaves_no_standoff_behind() -> None:
-    """DATC 6.H.x / 5.B: a province is closed to retreats only after a stand-off.
+    """DATC 6.H.9 / 4.A.7: a province is closed to retreats only after a stand-off.
     A MUN loses the head-to-head with A BUR; BUR is empty but nobody bounced
     there, so the German A RUH dislodged in the same phase may retreat to BUR."""
     pos = _pos("france: A BEL, A BUR, A KIE, A TYR; germany: A MUN, A RUH")
