@@ -20,7 +20,7 @@ from standoff import Position, Unit, UnitType, adjudicate
 from standoff.geography import Board, Province, Terrain
 from standoff.legal import legal_orders
 from standoff.phase import Calendar, Phase, PhaseKind
-from standoff.variant import Power, Variant, register_variant
+from standoff.variant import Power, Variant, Victory, register_variant
 
 
 def grid_variant(side: int, powers: int = 7) -> Variant:
@@ -58,7 +58,7 @@ def grid_variant(side: int, powers: int = 7) -> Variant:
         for i in range(powers)
     }
     variant = Variant(f"grid{side}", f"Grid {side}", (), power_list, board, Calendar(),
-                      Phase(1901, 0, PhaseKind.MOVEMENT), victory_centres=len(centres))
+                      Phase(1901, 0, PhaseKind.MOVEMENT), Victory(centres=len(centres)))
     register_variant(variant)
     return variant
 

@@ -203,7 +203,9 @@ def test_options_lists_every_option_with_its_datc_issue() -> None:
     result = run("options")
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
-    assert len(lines) == 9
+    assert len(lines) == 10
+    assert any(ln.startswith("optional_seasons = never | odd | even | always")
+               and "(City/Country .62)" in ln for ln in lines)
     assert any(ln.startswith("paradox = szykman | 2000 | 1982") and "4.A.2" in ln
                for ln in lines)
     assert any(ln.startswith("civil_disorder = 2023 | 1982") for ln in lines)

@@ -83,9 +83,11 @@ def test_text_is_forgiving_about_spacing_case_and_power_names() -> None:
 def test_dislodged_and_contested_roundtrip() -> None:
     text = (
         "standard | F1901R | england: F BEL, F NTH; germany: A HOL | germany: HOL | "
-        "france: A PIC<BEL; germany: A BEL<NTH* | BUR RUH"
+        "france: A PIC<BEL; germany: A BEL<NTH~ | BUR RUH"
     )
     pos = Position.from_text(text)
+    # the older marker '*' is still read where no space is called 'NTH*'
+    assert Position.from_text(text.replace("NTH~", "NTH*")) == pos
     assert pos.phase == Phase(1901, 1, PhaseKind.RETREAT)
     assert Dislodged(Unit("germany", A, "bel"), "nth", True) in pos.dislodged
     assert Dislodged(Unit("france", A, "pic"), "bel", False) in pos.dislodged
@@ -254,9 +256,10 @@ def test_two_dislodged_units_in_one_province_are_refused() -> None:
 
 
 BAD_TEXT = [
-    ("empty", "", "6 fields"),
-    ("five fields", " | ".join(INITIAL_TEXT.split(" | ")[:5]), "6 fields"),
-    ("seven fields", INITIAL_TEXT + " | -", "6 fields"),
+    ("empty", "", "6 or 7 fields"),
+    ("five fields", " | ".join(INITIAL_TEXT.split(" | ")[:5]), "6 or 7 fields"),
+    ("eight fields", INITIAL_TEXT + " | F BRE | -", "6 or 7 fields"),
+    ("empty notes field", INITIAL_TEXT + " | -", "leave it out"),
     ("unknown variant", INITIAL_TEXT.replace("standard", "atlantis"), "atlantis"),
     ("bad phase", INITIAL_TEXT.replace("S1901M", "S1901X"), "s1901x"),
     ("unknown province", "standard | S1901M | france: A XYZ | - | - | -", "xyz"),

@@ -19,11 +19,12 @@ from .legality import check_movement_order
 from .movement import MovementAdjudicator
 from .notation import parse_order
 from .options import DEFAULT, Options
-from .orders import Build, Disband, Order, Remove, Waive
+from .orders import Build, Disband, Move, NoConvert, Order, Remove, Retreat, Waive
 from .phase import Phase, PhaseKind
 from .position import Dislodged, Position, Unit
 from .results import OrderResult, Reason
 from .retreats import adjudicate_retreats, check_retreat, retreat_options
+from .transitions import apply_map_change
 from .variant import Variant, load_variant
 
 OrdersInput = Mapping[str, Iterable["Order | str"]]
@@ -37,15 +38,18 @@ class PhaseResult:
     not pay for it.
     """
 
-    __slots__ = ("_late", "_results", "disbanded", "next_position", "position")
+    __slots__ = ("_late", "_results", "disbanded", "events", "next_position", "position")
 
     def __init__(self, position: Position, results: list[OrderResult], next_position: Position,
                  disbanded: list[Unit] | None = None,
-                 late: Callable[[], list[OrderResult]] | None = None) -> None:
+                 late: Callable[[], list[OrderResult]] | None = None,
+                 events: list[str] | None = None) -> None:
         self.position = position
         self.next_position = next_position
-        #: units disbanded because they were dislodged with nowhere to retreat
+        #: units disbanded: dislodged with nowhere to retreat, or lost to a map change
         self.disbanded = disbanded or []
+        #: what a change of map did after the season (seas drying, centres lost...)
+        self.events = events or []
         self._results = results
         self._late = late
 
@@ -62,6 +66,7 @@ class PhaseResult:
             "phase": self.position.phase.name(load_variant(self.position.variant).calendar),
             "results": [r.to_dict() for r in self.results],
             "disbanded": [f"{u.power} {u}" for u in self.disbanded],
+            "events": list(self.events),
             "next": self.next_position.to_dict(),
         }
 
@@ -114,10 +119,16 @@ def _movement(v: Variant, position: Position, parsed: dict[str, list[Order]],
     units = list(position.units)
     index = position._index
     legal: list[Order | None] = [None] * len(units)
+    keep: set[int] = set()
     for power, items in parsed.items():
         for order in items:
             try:
                 checked = check_movement_order(board, position, power, order, options)
+                if type(checked) is NoConvert:
+                    _no_convert_allowed(v, checked)
+                    keep.add(index[province_of(checked.location)])
+                    results.append(OrderResult(power, checked, True, Reason.NOTED))
+                    continue
             except IllegalOrderError as exc:
                 results.append(OrderResult(power, order, False, Reason.ILLEGAL,
                                            detail=exc.reason))
@@ -129,21 +140,34 @@ def _movement(v: Variant, position: Position, parsed: dict[str, list[Order]],
     def late() -> list[OrderResult]:
         return [r for r, o in zip(outcome.explain(), legal, strict=True) if o is not None]
 
+    notes: set[str] = set()
+    if keep:
+        stayed = set(outcome.units) | {d.unit for d in outcome.dislodged}
+        for i in keep:
+            order = legal[i]
+            moved = isinstance(order, Move) and units[i] not in stayed
+            notes.add(order.dest if moved else units[i].location)  # type: ignore[union-attr]
     occupied = outcome.occupied
-    keep: list[Dislodged] = []
+    retreating: list[Dislodged] = []
     gone: list[Unit] = []
     for d in outcome.dislodged:
         if retreat_options(board, d, occupied, outcome.contested, options):
-            keep.append(d)
+            retreating.append(d)
         else:
             gone.append(d.unit)
     phase = position.phase
-    if keep:
+    if retreating:
         nxt = Position(v.name, phase.next_retreat(), tuple(outcome.units), position.centres,
-                       tuple(keep), outcome.contested)
-    else:
-        nxt = _after_turn(v, position, outcome.units)
-    return PhaseResult(position, results, nxt, gone, late)
+                       tuple(retreating), outcome.contested, frozenset(notes))
+        return PhaseResult(position, results, nxt, gone, late)
+    nxt, lost, events = _after_turn(v, position, outcome.units, notes, options)
+    return PhaseResult(position, results, nxt, gone + lost, late, events)
+
+
+def _no_convert_allowed(v: Variant, order: Order) -> None:
+    if v.stranded_fleets != "army":
+        raise IllegalOrderError(str(order), f"{v.title} never turns stranded fleets into "
+                                            "armies, so there is nothing to refuse")
 
 
 def _retreat(v: Variant, position: Position, parsed: dict[str, list[Order]],
@@ -172,11 +196,17 @@ def _retreat(v: Variant, position: Position, parsed: dict[str, list[Order]],
     res, arrived = adjudicate_retreats(position.dislodged, legal)
     results.extend(res)
     units = list(position.units) + arrived
-    nxt = _after_turn(v, position, units)
+    notes = set(position.notes)
+    for d in position.dislodged:
+        order = legal.get(d.unit.province)
+        if d.unit.location in notes and isinstance(order, Retreat) and \
+                Unit(d.unit.power, d.unit.type, order.dest) in arrived:
+            notes.add(order.dest)
+    nxt, lost, events = _after_turn(v, position, units, notes, options)
     gone = [d.unit for d in position.dislodged
             if not any(r.success and r.order is not None and r.order.location == d.unit.location
                        and r.order.kind == "retreat" for r in res)]
-    return PhaseResult(position, results, nxt, gone)
+    return PhaseResult(position, results, nxt, gone + lost, events=events)
 
 
 def _adjustment(v: Variant, position: Position, parsed: dict[str, list[Order]],
@@ -185,26 +215,40 @@ def _adjustment(v: Variant, position: Position, parsed: dict[str, list[Order]],
               for p, items in parsed.items()}
     res, units = adjudicate_adjustments(v, position, normal, options)
     results.extend(res)
-    nxt = Position(v.name, position.phase.next_after_turn(v.calendar), tuple(units),
-                   position.centres)
+    nxt = Position(v.name, position.phase.next_after_turn(v.calendar, options.optional_seasons),
+                   tuple(units), position.centres)
     return PhaseResult(position, results, nxt)
 
 
-def _after_turn(v: Variant, position: Position, units: list[Unit]) -> Position:
-    """The phase after a season's movement/retreats, skipping empty adjustments."""
+def _after_turn(v: Variant, position: Position, units: list[Unit], notes: set[str],
+                options: Options) -> tuple[Position, list[Unit], list[str]]:
+    """The phase after a season's movement/retreats, skipping empty adjustments.
+
+    Also applies a change of map scheduled after this season (before centres
+    change hands and before adjustments): returns the next position, the
+    units that change disbanded, and what it did.
+    """
     phase = position.phase
     centres = position.centres
+    season = Phase(phase.year, phase.season, PhaseKind.MOVEMENT)
+    nxt_phase = season.next_after_turn(v.calendar, options.optional_seasons)
+    lost: list[Unit] = []
+    events: list[str] = []
+    old, new = v.board_at(phase), v.board_at(nxt_phase)
+    if new is not old:
+        units, centres, lost, events = apply_map_change(old, new, units, centres,
+                                                        v.stranded_fleets, notes)
     if phase.is_last_season(v.calendar):
-        centres = update_centres(v, position.phase, units, centres)
-    nxt_phase = Phase(phase.year, phase.season, PhaseKind.MOVEMENT).next_after_turn(v.calendar)
+        centres = update_centres(v, nxt_phase, units, centres)
     if nxt_phase.kind is PhaseKind.ADJUSTMENT and not counts_for(v, units, centres):
-        nxt_phase = nxt_phase.next_after_turn(v.calendar)
-    return Position(v.name, nxt_phase, tuple(units), centres)
+        nxt_phase = nxt_phase.next_after_turn(v.calendar, options.optional_seasons)
+    return Position(v.name, nxt_phase, tuple(units), centres), lost, events
 
 
 def update_centres(v: Variant, phase: Phase, units: Iterable[Unit],
                    centres: Mapping[str, str]) -> Mapping[str, str]:
-    """Occupied supply centres change hands; empty ones keep their owner.
+    """Occupied supply centres (on the map in force at ``phase``) change hands;
+    empty ones keep their owner.
 
     Returns ``centres`` itself when nothing changed (positions share the table).
     """
@@ -230,7 +274,10 @@ def check_order(position: Position, power: str, order: Order, options: Options =
     board = v.board_at(position.phase)
     kind = position.phase.kind
     if kind is PhaseKind.MOVEMENT:
-        return check_movement_order(board, position, power, order, options)
+        checked = check_movement_order(board, position, power, order, options)
+        if type(checked) is NoConvert:
+            _no_convert_allowed(v, checked)
+        return checked
     if kind is PhaseKind.RETREAT:
         d = next((d for d in position.dislodged
                   if d.unit.province == province_of(order.location)), None)

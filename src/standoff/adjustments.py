@@ -1,7 +1,8 @@
 """Adjustment phase: builds, removals, waives and civil disorder.
 
 Counts: a power with more centres than units may build (in its owned, empty
-home centres); with fewer it must remove the difference. The first legal
+home centres, or in any owned empty centre where the variant says so, Sahara
+rule 4); with fewer it must remove the difference. The first legal
 orders are used, extra ones fail (DATC 4.D.4-4.D.6). Missing removals are
 chosen by the civil-disorder rule: by default the 2023 rulebook's (the unit
 farthest from any owned centre, counting moves over land and sea for every
@@ -50,12 +51,15 @@ def counts_for(variant: Variant, units: Iterable[Unit], centres: Mapping[str, st
 
 
 def build_sites(variant: Variant, position: Position, power: str) -> list[str]:
-    """Owned, unoccupied home centres of ``power`` (provinces)."""
+    """Where ``power`` may build: owned, unoccupied home centres (or any owned
+    unoccupied centre when the variant's ``builds`` is "owned")."""
     return _sites(variant, power, position.centres, position._at)
 
 
 def _sites(variant: Variant, power: str, centres: Mapping[str, str],
            occupied: Container[str]) -> list[str]:
+    if variant.builds == "owned":
+        return sorted(c for c, p in centres.items() if p == power and c not in occupied)
     return [
         prov for h in variant.powers[power].home_centres
         if centres.get(prov := province_of(h)) == power and prov not in occupied
@@ -67,7 +71,10 @@ def check_build(board: Board, variant: Variant, position: Position, power: str,
     """Normalise a build (DATC 4.B.7, 4.C.3, 4.C.4) or raise IllegalOrderError."""
     prov = province_of(order.location)
     if prov not in build_sites(variant, position, power):
-        if prov not in (province_of(h) for h in variant.powers[power].home_centres):
+        if variant.builds == "owned" and not board.provinces[prov].supply_centre:
+            why = f"{prov.upper()} is not a supply centre"
+        elif variant.builds == "home" and prov not in (province_of(h) for h in
+                                                       variant.powers[power].home_centres):
             why = f"{prov.upper()} is not a home centre of {power}"
         elif position.centres.get(prov) != power:
             why = f"{power} does not own {prov.upper()}"

@@ -105,7 +105,8 @@ def cases(files: tuple[str, ...], variant: str | None, verbose: bool) -> None:
 def list_options() -> None:
     """List the rule options, their values (default first) and DATC issues."""
     for key, (values, issue, what) in CHOICES.items():
-        click.echo(f"{key} = {' | '.join(values)}   (DATC {issue}) {what}")
+        source = issue if not issue[0].isdigit() else f"DATC {issue}"
+        click.echo(f"{key} = {' | '.join(values)}   ({source}) {what}")
 
 
 def _read_text(path: str) -> str:

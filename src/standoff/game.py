@@ -4,8 +4,10 @@ Orders are checked when submitted (an invalid or illegal order raises at once,
 and nothing already submitted is lost), and may be replaced until the phase
 is processed. Processing adjudicates the phase with whatever was submitted;
 powers that sent nothing are in civil disorder (units hold, dislodged units
-disband, removals chosen by the civil-disorder rule). The game ends when a
-power owns the variant's victory count of centres, or when a draw is declared.
+disband, removals chosen by the civil-disorder rule). The game ends when the
+variant's victory condition is met (a count of centres, a count of units
+after a Winter, or the unit left in a space after a given phase, which may
+leave nobody the winner), or when a draw is declared.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from .errors import GameStateError, InvalidOrderError, StandoffError
 from .geography import province_of
 from .notation import parse_order
 from .options import DEFAULT, Options
-from .orders import Order, Waive
+from .orders import NoConvert, Order, Waive
 from .phase import PhaseKind
 from .position import Position
 from .results import OrderResult
@@ -34,6 +36,8 @@ class PhaseRecord:
     position: Position
     orders: dict[str, list[Order]]
     results: list[OrderResult]
+    #: what a change of map did after this phase
+    events: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -46,6 +50,8 @@ class Game:
     orders: dict[str, dict[str, Order]] = field(default_factory=dict)
     winner: str | None = None
     draw: tuple[str, ...] | None = None
+    #: the game reached its last phase and nobody met the victory condition
+    no_winner: bool = False
 
     def __post_init__(self) -> None:
         self.position = Position.initial(self.variant)
@@ -63,7 +69,7 @@ class Game:
 
     @property
     def is_over(self) -> bool:
-        return self.winner is not None or self.draw is not None
+        return self.winner is not None or self.draw is not None or self.no_winner
 
     def powers_to_order(self) -> list[str]:
         """Powers with something to order this phase."""
@@ -99,6 +105,8 @@ class Game:
             if isinstance(order, Waive):
                 pending[f"waive{waives}"] = order
                 waives += 1
+            elif isinstance(order, NoConvert):
+                pending[f"note:{province_of(order.location)}"] = order  # beside the unit's order
             else:
                 pending[province_of(order.location)] = order
         self.orders[pid] = pending
@@ -118,16 +126,35 @@ class Game:
             raise GameStateError("the game is over")
         orders = self.pending()
         result = adjudicate(self.position, orders, self.options, self.variant)
-        self.history.append(PhaseRecord(self.position, orders, result.results))
+        self.history.append(PhaseRecord(self.position, orders, result.results, result.events))
+        before = self.position
         self.position = result.next_position
         self.orders = {}
-        self._check_victory()
+        self._check_victory(before)
         return result
 
-    def _check_victory(self) -> None:
-        counts = self.position.centre_counts()
+    def _check_victory(self, before: Position) -> None:
+        victory = self.variant.victory
+        pos = self.position
+        if victory.centres:
+            counts = pos.centre_counts()
+        elif victory.units:
+            if pos.phase.year == before.phase.year:
+                return  # units count only when a Winter has ended
+            counts = {}
+            for u in pos.units:
+                counts[u.power] = counts.get(u.power, 0) + 1
+        else:
+            if victory.after is None or not pos.phase > victory.after:
+                return
+            unit = pos.unit_at(victory.unit_in)
+            if unit is None:
+                self.no_winner = True
+            else:
+                self.winner = unit.power
+            return
         best = max(counts.items(), key=lambda kv: kv[1], default=None)
-        if best is not None and best[1] >= self.variant.victory_centres:
+        if best is not None and best[1] >= (victory.centres or victory.units):
             self.winner = best[0]
 
     def declare_draw(self, powers: Iterable[str] | None = None) -> tuple[str, ...]:
@@ -152,6 +179,8 @@ class Game:
             outcome = {"winner": self.winner}
         elif self.draw is not None:
             outcome = {"draw": list(self.draw)}
+        elif self.no_winner:
+            outcome = {"no_winner": True}
         return {
             "variant": self.variant.name,
             "options": self.options.to_dict(),
@@ -160,6 +189,7 @@ class Game:
                     "position": r.position.to_dict(),
                     "orders": {p: [str(o) for o in os] for p, os in r.orders.items()},
                     "results": [x.to_dict() for x in r.results],
+                    **({"events": list(r.events)} if r.events else {}),
                 }
                 for r in self.history
             ],
@@ -183,7 +213,8 @@ class Game:
                 raise InvalidOrderError(bad[0].text, bad[0].detail)
             game.history.append(PhaseRecord(
                 Position.from_dict(rec["position"]), orders,
-                [OrderResult.from_dict(x, parse) for x in rec["results"]]))
+                [OrderResult.from_dict(x, parse) for x in rec["results"]],
+                [str(e) for e in rec.get("events", [])]))
         game.position = Position.from_dict(data["position"])
         for power, texts in data.get("orders", {}).items():
             game.submit(power, texts)
@@ -193,6 +224,8 @@ class Game:
                 game.winner = v.power(str(outcome["winner"]))
             elif "draw" in outcome:
                 game.draw = tuple(v.power(str(p)) for p in outcome["draw"])
+            elif outcome.get("no_winner") is True:
+                game.no_winner = True
             else:
                 raise StandoffError("unknown game outcome")
         return game

@@ -59,6 +59,8 @@ class Province:
     capacity: int = 1
     #: Fleets here may convoy (seas; also PORT-like island spaces in some variants).
     convoys: bool = False
+    #: Board level for stacked maps ("I", "II" in Twin Earths); "" on one-level maps.
+    level: str = ""
 
     @property
     def is_land(self) -> bool:

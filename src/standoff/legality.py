@@ -12,7 +12,7 @@ from __future__ import annotations
 from .errors import IllegalOrderError
 from .geography import Board, UnitType, province_of
 from .options import Options
-from .orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
+from .orders import Convoy, Hold, Move, NoConvert, Order, SupportHold, SupportMove
 from .position import Position, Unit
 
 
@@ -41,7 +41,8 @@ def fleet_destination(board: Board, unit: Unit, dest: str, options: Options, ord
     if not prov.coasts:
         if prov.id in links:
             return prov.id
-        raise _illegal(order, f"{unit} cannot move to {prov.id.upper()}")
+        raise _illegal(order, f"{unit} cannot move to {prov.id.upper()}"
+                              f"{_level_note(board, unit.location, prov.id)}")
     reachable = [c for c in prov.coasts if c in links]
     if dest in prov.coasts:
         if dest in reachable:
@@ -57,6 +58,15 @@ def fleet_destination(board: Board, unit: Unit, dest: str, options: Options, ord
     if options.omitted_coast == "fail":
         raise _illegal(order, f"the coast of {prov.id.upper()} must be given")
     return reachable[0]
+
+
+def _level_note(board: Board, src: str, dest: str) -> str:
+    """Why a move between two levels of a stacked map is not a link."""
+    a, b = board.provinces[province_of(src)], board.provinces.get(province_of(dest))
+    if b is None or a.level == b.level:
+        return ""
+    return (f" ({a.name} and {b.name} are on different levels: between levels a unit "
+            "moves or supports only to the corresponding space)")
 
 
 def convoy_possible(board: Board, position: Position, src: str, dest: str,
@@ -111,7 +121,8 @@ def check_movement_order(
         if dest not in board.provinces:
             raise _illegal(order, f"unknown province {order.dest!r}")
         if not army_can_reach(board, position, unit.location, dest):
-            raise _illegal(order, f"{unit} cannot reach {dest.upper()}, not even by convoy")
+            raise _illegal(order, f"{unit} cannot reach {dest.upper()}, not even by convoy"
+                                  f"{_level_note(board, unit.location, dest)}")
         if order.via_convoy and not convoy_possible(board, position, src_prov, dest):
             # like DATC 6.D.32: no fleets could convoy it, so the order is ignored
             raise _illegal(order, f"no fleets could convoy {unit} to {dest.upper()}")
@@ -128,7 +139,8 @@ def check_movement_order(
         if isinstance(order, SupportHold):
             if not board.reaches_province(unit.type, unit.location, tprov):
                 raise _illegal(order, f"{unit} cannot reach {tprov.upper()}, "
-                                      "so cannot support there")
+                                      "so cannot support there"
+                                      f"{_level_note(board, unit.location, tprov)}")
             if same_unit and order.target_unit is target.type and order.target == tprov:
                 return order
             return SupportHold(unit.type, unit.location, target.type, tprov)
@@ -138,7 +150,8 @@ def check_movement_order(
         if dprov == tprov:
             raise _illegal(order, "a move to its own province cannot be supported")
         if not board.reaches_province(unit.type, unit.location, dprov):
-            raise _illegal(order, f"{unit} cannot reach {dprov.upper()}, so cannot support there")
+            raise _illegal(order, f"{unit} cannot reach {dprov.upper()}, so cannot support "
+                                  f"there{_level_note(board, unit.location, dprov)}")
         if target.type is UnitType.FLEET:
             if not board.reaches_province(UnitType.FLEET, target.location, dprov):
                 raise _illegal(order, f"{target} cannot reach {dprov.upper()}")
@@ -177,4 +190,8 @@ def check_movement_order(
             raise _illegal(order, f"{unit} is on no convoy route from {tprov.upper()} "
                                   f"to {dprov.upper()}")
         return Convoy(unit.type, unit.location, tprov, dprov)
+    if cls is NoConvert:
+        if unit.type is not UnitType.FLEET:
+            raise _illegal(order, "only a fleet can be told not to convert")
+        return order if same_unit else NoConvert(unit.type, unit.location)
     raise _illegal(order, f"a {order.kind} order is not allowed in a movement phase")

@@ -70,6 +70,9 @@ class MovementAdjudicator:
         self.void = [False] * n
         self.no_route = [False] * n
         self.fallback = [False] * n  # 1971 rule: a disrupted adjacent convoy goes by land
+        #: a move along a strike-only link: attacks, stands off, cuts and dislodges,
+        #: but the unit never leaves its space (City/Country rule .5)
+        self.strike = [False] * n
         self._classify()
         self.resolver = Resolver(2 * n, self._adjudicate, self._backup)
         self.paradox = [False] * n
@@ -115,6 +118,8 @@ class MovementAdjudicator:
             order = self.orders[i]
             assert isinstance(order, Move)
             d = dest[i]
+            if board.strike_only and not board.can_enter(self.units[i].location, order.dest):
+                self.strike[i] = True
             if self.units[i].type is UnitType.ARMY:
                 adjacent = d in army_links.get(self.prov[i], ())
                 convoyed = (not adjacent) or self._chooses_convoy(i, order)
@@ -253,7 +258,8 @@ class MovementAdjudicator:
         j = self.occupant.get(d, -1)
         if j < 0:
             return 1 + self._support_count(i)
-        if self.kind[j] == _MOVE and not self._head_to_head(i, j) and self.resolver.resolve(j):
+        if self.kind[j] == _MOVE and not self.strike[j] and not self._head_to_head(i, j) \
+                and self.resolver.resolve(j):
             return 1 + self._support_count(i)
         if self.power[j] == self.power[i]:
             return 0
@@ -264,6 +270,8 @@ class MovementAdjudicator:
         if j < 0:
             return 0
         if self.kind[j] == _MOVE:
+            if self.strike[j]:
+                return 1  # it stays whatever happens to its attack
             return 0 if self.resolver.resolve(j) else 1
         return 1 + self._support_count(j)
 
@@ -323,7 +331,7 @@ class MovementAdjudicator:
 
     def _dislodged(self, i: int) -> bool:
         resolve = self.resolver.resolve
-        if self.kind[i] == _MOVE and resolve(i):
+        if self.kind[i] == _MOVE and not self.strike[i] and resolve(i):
             return False
         return any(resolve(k) for k in self.attackers.get(self.prov[i], ()))
 
@@ -356,8 +364,9 @@ class MovementAdjudicator:
                 result[i] = not void[i] or kind[i] == _CONVOY or kind[i] == _HOLD
         ok = [resolve(i) for i in range(n)]
         dislodger: list[int] = [-1] * n
+        strike = self.strike
         for i in range(n):
-            if self.kind[i] == _MOVE and ok[i]:
+            if self.kind[i] == _MOVE and ok[i] and not strike[i]:
                 continue
             for k in self.attackers.get(self.prov[i], ()):
                 if ok[k]:
@@ -365,18 +374,16 @@ class MovementAdjudicator:
                     break
         units: list[Unit] = []
         dislodged: list[Dislodged] = []
-        board = self.board
         for i, u in enumerate(self.units):
             k = dislodger[i]
             if k >= 0:
                 dislodged.append(Dislodged(u, self.prov[k], self._by_convoy(k)))
                 continue
-            if self.kind[i] == _MOVE and ok[i]:
+            if self.kind[i] == _MOVE and ok[i] and not strike[i]:
                 order = self.orders[i]
                 assert isinstance(order, Move)
-                if board.can_enter(u.location, order.dest):
-                    units.append(Unit(u.power, u.type, order.dest))
-                    continue
+                units.append(Unit(u.power, u.type, order.dest))
+                continue
             units.append(u)
         occupied = {province_of(u.location) for u in units}
         # A stand-off leaves a province empty when two or more moves into it still
@@ -405,6 +412,10 @@ class MovementAdjudicator:
             if dis is not None:
                 return OrderResult(power, order, False, Reason.DISLODGED, (dis,), dislodged_by=dis)
             return OrderResult(power, order, True)
+        if ok and self.strike[i]:
+            return OrderResult(power, order, False, Reason.NO_ENTRY, dislodged_by=dis,
+                               detail=f"the link into {self.dest[i].upper()} allows attack "
+                                      "and support, not entry")
         if ok:
             return OrderResult(power, order, True, dislodged_by=dis)
         if kind == _CONVOY or self.void[i]:

@@ -7,6 +7,12 @@ Accepted, case-insensitively, with full names, abbreviations or aliases::
     A tri-apu via convoy    Build F stp/nc   Remove A war   Waive
     F tri R alb     F tri disband    A Venice Supports Turkish A Tyrolia
     F North Sea - Belgium    A lon - nth - bel (convoy path, DATC 4.A.6)
+    F ion no convert (Sahara rule 2)     A Munich I-Munich II (Twin Earths)
+    A Munich* - Bur, A Munich-City - Bur (City/Country)
+
+A variant may give *hints* for words that are not locations on its map: the
+base names of a stacked map ("Munich" in Twin Earths needs "I" or "II"), so
+the error says what is missing.
 
 Text that is not an order raises :class:`InvalidOrderError` naming the word
 that could not be read. Whether the order is *legal* is not decided here (see
@@ -29,6 +35,7 @@ from .orders import (
     Disband,
     Hold,
     Move,
+    NoConvert,
     Order,
     Remove,
     Retreat,
@@ -65,6 +72,9 @@ _DASHES = re.compile(r"[→–—]")
 _OPEN = re.compile(r"[\(\[]")
 _CLOSE = re.compile(r"[\)\],;:]")
 _SLASH_SPACE = re.compile(r"/\s+")
+_STAR = re.compile(r"\s+\*")
+_NO_CONVERT = re.compile(r"\s+(no\s+convert|no\s+change|won'?t\s+change|keep\s+fleet|"
+                         r"stays?\s+(a\s+)?fleet)\s*$", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +89,8 @@ class _Lexicon:
     #: first words of multi-word names, with the longest phrase length starting there
     phrase_starts: dict[str, int]
     coasts: dict[str, frozenset[str]]
+    #: word or phrase -> why it is not a location here (from the variant)
+    hints: dict[str, str]
 
 
 @cache
@@ -108,7 +120,8 @@ def _lexicon(variant: Variant) -> _Lexicon:
     for cs in coasts.values():
         for c in cs:
             locs[c] = c
-    return _Lexicon(words, locs, {}, starts, coasts)
+    hints = {" ".join(k.replace(".", "").split()): m for k, m in variant.hints.items()}
+    return _Lexicon(words, locs, {}, starts, coasts, hints)
 
 
 def _normalise(text: str) -> str:
@@ -118,15 +131,22 @@ def _normalise(text: str) -> str:
     if not s.isascii():
         s = _DASHES.sub("-", s)
     s = s.replace("->", " - ").replace("=>", " - ")
+    if "*" in s:
+        s = _STAR.sub("*", s)  # "Munich *" is "Munich*"
     s = _OPEN.sub(" /", s)
     s = _CLOSE.sub(" ", s).replace(".", "").replace("/", " /")
     return _SLASH_SPACE.sub("/", s)
 
 
 def _tokenize(text: str, lex: _Lexicon) -> list[tuple[int, object]]:
-    words = _normalise(text).split()
-    out: list[tuple[int, object]] = []
     table = lex.words
+    words = []
+    for w in _normalise(text).split():
+        if "-" in w and w != "-" and w not in table and w not in lex.phrase_starts:
+            words.extend(p for p in re.split(r"(-)", w) if p)  # "i-kiel" -> i - kiel
+        else:
+            words.append(w)
+    out: list[tuple[int, object]] = []
     i = 0
     n = len(words)
     while i < n:
@@ -162,10 +182,10 @@ def _tokenize(text: str, lex: _Lexicon) -> list[tuple[int, object]]:
             out.append(tok)
             i += 1
             continue
-        if "-" in w and w != "-":
-            words[i : i + 1] = [p for p in re.split(r"(-)", w) if p]
-            n = len(words)
-            continue
+        for k in range(min(4, n - i), 0, -1):
+            hint = lex.hints.get(" ".join(words[i : i + k]))
+            if hint is not None:
+                raise InvalidOrderError(text, hint)
         raise InvalidOrderError(text, f"unknown word {w!r}")
     return _attach_coasts(out, lex, text)
 
@@ -320,6 +340,13 @@ def _parse(text: str, lex: _Lexicon) -> Order:
         return fast
     if not text or not text.strip():
         raise InvalidOrderError(text, "empty order")
+    keep = _NO_CONVERT.search(text)
+    if keep is not None:
+        r = _Reader(text, _tokenize(text[: keep.start()], lex))
+        unit = r.unit()
+        loc = r.loc("a fleet's province")
+        r.end()
+        return NoConvert(unit, loc)
     tokens = _tokenize(text, lex)
     r = _Reader(text, tokens)
     if r.take_kw(WAIVE_KW) is not None:

@@ -39,6 +39,8 @@ CHOICES: dict[str, tuple[tuple[str, ...], str, str]] = {
                          "a fleet move to a coast it cannot reach"),
     "civil_disorder": (("2023", "1982"), "4.D.8",
                        "which units a power in civil disorder removes"),
+    "optional_seasons": (("never", "odd", "even", "always"), "City/Country .62",
+                         "in which years a variant's optional season (a Summer) is played"),
 }
 
 
@@ -57,6 +59,7 @@ class Options:
     omitted_coast: str = "attempt"
     impossible_coast: str = "illegal"
     civil_disorder: str = "2023"
+    optional_seasons: str = "never"
 
     def __post_init__(self) -> None:
         for f in fields(self):

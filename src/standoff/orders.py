@@ -158,6 +158,19 @@ class Waive(Order):
         return "WAIVE"
 
 
+@dataclass(frozen=True, slots=True, repr=False)
+class NoConvert(Order):
+    """A standing instruction for this season, given beside the unit's order:
+    if the map changes under this fleet and leaves it inland, it disbands
+    instead of becoming an army (Sahara rule 2: "if the owner has specified
+    that it won't change, it disbands")."""
+
+    kind: ClassVar[str] = "no_convert"
+
+    def __str__(self) -> str:
+        return f"{_unit(self.unit, self.location)} NO CONVERT"
+
+
 WAIVE = Waive(None, "")
 
 MOVEMENT_ORDERS = (Hold, Move, SupportHold, SupportMove, Convoy)

@@ -26,23 +26,110 @@ class PhaseKind(str, Enum):
         return {"M": "Movement", "R": "Retreat", "A": "Adjustment"}[self.value]
 
 
+#: Which years an optional season is played in (City/Country rule .62).
+OPTIONAL_SEASON_YEARS = ("never", "odd", "even", "always")
+
+
+@dataclass(frozen=True, slots=True)
+class Era:
+    """New season names from a given year on (Sahara rule 6: "Early Summer"...)."""
+
+    from_year: int
+    seasons: tuple[str, ...]
+    adjustment_season: str
+
+
 @dataclass(frozen=True, slots=True)
 class Calendar:
-    """Season names in playing order; adjustments follow the last one."""
+    """Season names in playing order; adjustments follow the last one.
+
+    ``optional`` seasons are played only in the years a game option chooses
+    (:data:`OPTIONAL_SEASON_YEARS`); a phase keeps the season's index in the
+    full list, so "Summer" is always season 1 and "Fall" always season 2 and
+    phases order correctly whichever years have a summer. ``letters`` are the
+    short-notation letters (default: first letter); ``eras`` rename the
+    seasons from a year on, and both the old and the new names are read.
+    """
 
     seasons: tuple[str, ...] = ("Spring", "Fall")
     adjustment_season: str = "Winter"
+    letters: tuple[str, ...] = ()
+    adjustment_letter: str = ""
+    optional: frozenset[int] = frozenset()
+    eras: tuple[Era, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.letters:
+            object.__setattr__(self, "letters", tuple(s[0].upper() for s in self.seasons))
+        if not self.adjustment_letter:
+            object.__setattr__(self, "adjustment_letter", self.adjustment_season[0].upper())
+        if len(self.letters) != len(self.seasons):
+            raise NotationError("a calendar needs one letter per season")
+        if len(self.seasons) - 1 in self.optional or 0 in self.optional:
+            raise NotationError("the first and last seasons cannot be optional")
 
     def letter(self, season: str) -> str:
         return season[0].upper()
 
+    def _era(self, year: int) -> Era | None:
+        found = None
+        for era in self.eras:
+            if year >= era.from_year:
+                found = era
+        return found
+
+    def season_name(self, year: int, index: int) -> str:
+        era = self._era(year)
+        return era.seasons[index] if era else self.seasons[index]
+
+    def adjustment_name(self, year: int) -> str:
+        era = self._era(year)
+        return era.adjustment_season if era else self.adjustment_season
+
+    def _letters(self, year: int) -> tuple[tuple[str, ...], str]:
+        era = self._era(year)
+        if era is None:
+            return self.letters, self.adjustment_letter
+        return (tuple(s[0].upper() for s in era.seasons), era.adjustment_season[0].upper())
+
+    def season_letter(self, year: int, index: int) -> str:
+        return self._letters(year)[0][index]
+
+    def adjustment_letter_in(self, year: int) -> str:
+        return self._letters(year)[1]
+
+    def _names(self) -> list[tuple[str, str, tuple[str, ...], str]]:
+        """(season letters, adjustment letter, season names, adjustment name) of every era."""
+        out = [("".join(self.letters), self.adjustment_letter, self.seasons,
+                self.adjustment_season)]
+        for era in self.eras:
+            out.append(("".join(s[0].upper() for s in era.seasons),
+                        era.adjustment_season[0].upper(), era.seasons, era.adjustment_season))
+        return out
+
     def season_index(self, name: str) -> int:
-        """Find a season by full name or letter, case-insensitively."""
-        low = name.lower()
-        for i, s in enumerate(self.seasons):
-            if s.lower() == low or s[0].lower() == low:
-                return i
+        """Find a season by full name or letter (of any era), case-insensitively."""
+        low = " ".join(name.lower().split())
+        for letters, _, names, _ in self._names():
+            for i, s in enumerate(names):
+                if s.lower() == low or letters[i].lower() == low:
+                    return i
         raise NotationError(f"unknown season {name!r} (expected one of {', '.join(self.seasons)})")
+
+    def is_adjustment_name(self, name: str) -> bool:
+        low = " ".join(name.lower().split())
+        for letters, adj_letter, _, adj in self._names():
+            if low == adj.lower() or (low == adj_letter.lower() and
+                                      low not in letters.lower()):
+                return True
+        return False
+
+    def plays(self, year: int, index: int, optional_years: str = "never") -> bool:
+        """Is this season played in ``year``? Optional seasons per the game option."""
+        if index not in self.optional:
+            return True
+        return (optional_years == "always" or (optional_years == "odd" and year % 2 == 1)
+                or (optional_years == "even" and year % 2 == 0))
 
 
 _KIND_RANK = {"M": 0, "R": 1, "A": 2}
@@ -69,17 +156,17 @@ class Phase:
     def name(self, calendar: Calendar) -> str:
         """Short notation, e.g. ``S1901M``; ``W1901A`` for adjustments."""
         if self.kind is PhaseKind.ADJUSTMENT:
-            letter = calendar.letter(calendar.adjustment_season)
+            letter = calendar.adjustment_letter_in(self.year)
         else:
-            letter = calendar.letter(calendar.seasons[self.season])
+            letter = calendar.season_letter(self.year, self.season)
         return f"{letter}{self.year}{self.kind.value}"
 
     def long_name(self, calendar: Calendar) -> str:
-        """e.g. ``Spring 1901, Movement``."""
+        """e.g. ``Spring 1901, Movement`` (in the season names of that year)."""
         season = (
-            calendar.adjustment_season
+            calendar.adjustment_name(self.year)
             if self.kind is PhaseKind.ADJUSTMENT
-            else calendar.seasons[self.season]
+            else calendar.season_name(self.year, self.season)
         )
         return f"{season} {self.year}, {self.kind.label}"
 
@@ -93,13 +180,17 @@ class Phase:
     def next_retreat(self) -> Phase:
         return Phase(self.year, self.season, PhaseKind.RETREAT)
 
-    def next_after_turn(self, calendar: Calendar) -> Phase:
-        """The phase after this season's movement/retreats (ignoring skips)."""
+    def next_after_turn(self, calendar: Calendar, optional_years: str = "never") -> Phase:
+        """The phase after this season's movement/retreats (ignoring skips);
+        optional seasons are played in the years ``optional_years`` names."""
         if self.kind is PhaseKind.ADJUSTMENT:
             return Phase(self.year + 1, 0, PhaseKind.MOVEMENT)
         if self.is_last_season(calendar):
             return Phase(self.year, self.season, PhaseKind.ADJUSTMENT)
-        return Phase(self.year, self.season + 1, PhaseKind.MOVEMENT)
+        nxt = self.season + 1
+        while not calendar.plays(self.year, nxt, optional_years):
+            nxt += 1
+        return Phase(self.year, nxt, PhaseKind.MOVEMENT)
 
     @classmethod
     def parse(cls, text: str, calendar: Calendar) -> Phase:
@@ -132,21 +223,18 @@ class Phase:
 
     @classmethod
     def _make(cls, calendar: Calendar, season: str, year: int, kind: PhaseKind, text: str) -> Phase:
+        last = len(calendar.seasons) - 1
         if kind is PhaseKind.ADJUSTMENT:
-            adj = calendar.adjustment_season
-            last = len(calendar.seasons) - 1
-            if season.lower() in (adj.lower(), adj[0].lower()):
+            if calendar.is_adjustment_name(season):
                 return cls(year, last, kind)
             idx = calendar.season_index(season)
             if idx != last:
                 raise NotationError(f"{text!r}: adjustments happen only after the last season")
             return cls(year, last, kind)
-        adj = calendar.adjustment_season.lower()
-        if season.lower() == adj or (season.lower() == adj[0] and
-                                     adj[0] not in (s[0].lower() for s in calendar.seasons)):
+        if calendar.is_adjustment_name(season):
             raise NotationError(f"{text!r}: {calendar.adjustment_season} has only adjustments")
         return cls(year, calendar.season_index(season), kind)
 
 
 _SHORT = re.compile(r"([A-Za-z])(\d{1,5})([MRAmra])")
-_LONG = re.compile(r"([A-Za-z]+)\s+(\d{1,5})\s*,?\s*([A-Za-z]+)")
+_LONG = re.compile(r"([A-Za-z]+(?:\s+[A-Za-z]+)*?)\s+(\d{1,5})\s*,?\s*([A-Za-z]+)")

@@ -8,9 +8,13 @@ FEN::
 
 Fields, separated by `` | ``: variant, phase, units per power, owned centres
 per power, dislodged units (``A SER<BUD`` = dislodged by a unit from BUD,
-``<BUD*`` if that attack came by convoy), provinces left empty by a stand-off
-(which retreats may not enter). ``-`` marks an empty field. Both forms
-round-trip exactly; anything else raises :class:`NotationError`.
+``<BUD~`` if that attack came by convoy; ``<BUD*`` is still read when no space
+is called ``BUD*``), provinces left empty by a stand-off (which retreats may
+not enter), and, only when there are any, a seventh field of notes: units
+whose owner ordered them not to convert if the map strands them (Sahara rule
+2), kept from the movement phase to the end of the season. ``-`` marks an
+empty field. Both forms round-trip exactly; anything else raises
+:class:`NotationError`.
 """
 
 from __future__ import annotations
@@ -52,7 +56,7 @@ class Dislodged:
     via_convoy: bool = False
 
     def __str__(self) -> str:
-        return f"{self.unit}<{self.attacker_from.upper()}{'*' if self.via_convoy else ''}"
+        return f"{self.unit}<{self.attacker_from.upper()}{'~' if self.via_convoy else ''}"
 
 
 @dataclass(frozen=True, eq=True)
@@ -65,6 +69,8 @@ class Position:
     dislodged: tuple[Dislodged, ...] = ()
     #: provinces left empty by a stand-off in the movement phase before a retreat
     contested: frozenset[str] = frozenset()
+    #: unit locations whose owner ordered NO CONVERT this season (Sahara rule 2)
+    notes: frozenset[str] = frozenset()
     _at: dict[str, Unit] = field(default_factory=dict, init=False, repr=False, compare=False)
     _index: dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
     _cache: dict[str, frozenset[str]] = field(default_factory=dict, init=False, repr=False,
@@ -78,6 +84,8 @@ class Position:
             object.__setattr__(self, "centres", _Sorted(sorted(self.centres.items())))
         if not isinstance(self.contested, frozenset):
             object.__setattr__(self, "contested", frozenset(self.contested))
+        if not isinstance(self.notes, frozenset):
+            object.__setattr__(self, "notes", frozenset(self.notes))
         at, index = self._at, self._index
         for i, u in enumerate(self.units):
             p = province_of(u.location)
@@ -150,6 +158,8 @@ class Position:
             out["dislodged"] = dis
         if self.contested:
             out["contested"] = sorted(c.upper() for c in self.contested)
+        if self.notes:
+            out["notes"] = sorted(c.upper() for c in self.notes)
         return out
 
     def to_json(self, indent: int | None = None) -> str:
@@ -189,12 +199,14 @@ class Position:
                     )
             contested = {_province(variant, _str(c, "contested province"))
                          for c in _list(data.get("contested", []), "contested")}
+            notes = {_location(variant, _str(c, "note")) for c in _list(data.get("notes", []),
+                                                                         "notes")}
         except KeyError as exc:
             raise NotationError(f"position is missing the field {exc.args[0]!r}") from exc
         except VariantError as exc:
             raise NotationError(str(exc)) from exc
         pos = cls(variant.name, phase, tuple(units), centres, tuple(dislodged),
-                  frozenset(contested))
+                  frozenset(contested), frozenset(notes))
         pos.check(variant)
         return pos
 
@@ -219,17 +231,23 @@ class Position:
             by_power.setdefault(dis.unit.power, []).append(str(dis))
         dislodged = "; ".join(f"{p}: {', '.join(ds)}" for p, ds in sorted(by_power.items()))
         contested = " ".join(d.get("contested", []))
-        return " | ".join([self.variant, d["phase"], units, centres, dislodged or "-",
-                           contested or "-"])
+        fields = [self.variant, d["phase"], units, centres, dislodged or "-", contested or "-"]
+        if self.notes:
+            fields.append(" ".join(d["notes"]))
+        return " | ".join(fields)
 
     @classmethod
     def from_text(cls, text: str) -> Position:
         parts = [p.strip() for p in text.strip().split("|")]
-        if len(parts) != 6:
+        if len(parts) not in (6, 7):
             raise NotationError(
-                f"a compact position has 6 fields separated by '|', found {len(parts)}"
+                f"a compact position has 6 or 7 fields separated by '|', found {len(parts)}"
             )
-        variant_name, phase, units, centres, dislodged, contested = parts
+        variant_name, phase, units, centres, dislodged, contested = parts[:6]
+        try:
+            provinces = load_variant(variant_name).board.provinces
+        except VariantError as exc:
+            raise NotationError(str(exc)) from exc
         data: dict[str, Any] = {"variant": variant_name, "phase": phase}
         data["units"] = {p: [u.strip() for u in v.split(",") if u.strip()]
                          for p, v in _groups(units)}
@@ -240,10 +258,19 @@ class Position:
                 unit, sep, rest = item.strip().partition("<")
                 if not sep or not rest:
                     raise NotationError(f"dislodged unit {item.strip()!r} needs '<ATTACKER'")
-                dis.setdefault(p, []).append({"unit": unit.strip(), "attacker": rest.rstrip("*"),
-                                              "via_convoy": rest.endswith("*")})
+                rest = rest.strip()
+                convoy = rest.endswith("~") or (rest.endswith("*") and
+                                                rest.lower() not in provinces)
+                dis.setdefault(p, []).append({"unit": unit.strip(),
+                                              "attacker": rest[:-1] if convoy else rest,
+                                              "via_convoy": convoy})
         data["dislodged"] = dis
         data["contested"] = [] if contested == "-" else contested.split()
+        if len(parts) == 7:
+            if parts[6] in ("", "-"):
+                raise NotationError("the seventh field lists NO CONVERT units; "
+                                    "leave it out when there are none")
+            data["notes"] = parts[6].split()
         return cls.from_dict(data)
 
     # -- consistency -----------------------------------------------------------------
@@ -314,6 +341,13 @@ def _province(variant: Variant, text: str) -> str:
     if p not in variant.board.provinces:
         raise NotationError(f"unknown province {text!r}")
     return p
+
+
+def _location(variant: Variant, text: str) -> str:
+    loc = text.strip().lower()
+    if province_of(loc) not in variant.board.provinces:
+        raise NotationError(f"unknown location {text!r} in {variant.title}")
+    return loc
 
 
 def _unit(variant: Variant, power: str, text: str) -> Unit:

@@ -30,6 +30,8 @@ class Reason(str, Enum):
     NO_RETREAT = "no_retreat"  # dislodged with nowhere to go: disbanded
     CIVIL_DISORDER = "civil_disorder"  # order supplied by the civil-disorder rule
     NOT_ALLOWED = "not_allowed"  # adjustment beyond what the power may do
+    NO_ENTRY = "no_entry"  # the attack succeeded along a strike-only link: no entry
+    NOTED = "noted"  # a standing instruction (NO CONVERT), recorded
 
     def describe(self) -> str:
         return _TEXT[self]
@@ -48,6 +50,8 @@ _TEXT = {
     Reason.NO_RETREAT: "dislodged with no retreat: disbanded",
     Reason.CIVIL_DISORDER: "civil disorder",
     Reason.NOT_ALLOWED: "not allowed",
+    Reason.NO_ENTRY: "the attack succeeded but the unit may not enter from there",
+    Reason.NOTED: "noted",
 }
 
 

@@ -1,32 +1,76 @@
 """Variants are data: a TOML file per variant, read into a :class:`Variant`.
 
 The file names the map (provinces, terrain, centres, coasts, adjacency), the
-powers with their home centres and starting units, the calendar and the victory
-condition. Special rules are small named hook modules listed in the file
-(``hooks = [...]``); the core never asks "which variant is this?".
+powers with their home centres and starting units, the calendar, the victory
+condition and any schedules. Special rules are small named modules in
+:mod:`standoff.rules`: *transforms* that derive a map from another variant's
+data at load time (two stacked boards, split centres) and *hooks* that act
+during play (a map that changes on schedule). The core never asks "which
+variant is this?".
 
 Format (see ``variants/standard.toml`` for a complete example)::
 
-    [variant]  name, title, aliases, start ("S1901M"), victory_centres,
-               seasons (["Spring", "Fall"]), adjustment_season ("Winter")
+    [variant]  name, title, aliases, description, start ("S1901M"),
+               builds ("home" | "owned"), stranded_fleets ("disband" | "army"),
+               hooks (["changing_map"])
+    [derive]   base (a variant name), transforms (["twin_levels"]) and their settings
+    [calendar] seasons, letters, adjustment_season, optional (["Summer"]), eras
+    [victory]  centres = 18 | units = 35 | unit_in = "ice", after = "W1911A"
     [powers.<id>]  name, adjective, home_centres, units (["A par", "F stp/sc"])
-    [provinces]  <id> = { name, terrain, centre, coasts, aliases, capacity, convoys }
+    [provinces]  <id> = { name, terrain, centre, coasts, aliases, capacity, convoys, level }
     [adjacency]  army, fleet, strike_only: whitespace-separated "a-b" links
+    [notation] hints: word -> why it is not a location ("name the level")
+
+A derived variant starts from its base's data, runs the transforms, then adds
+its own sections on top (tables are merged key by key).
 """
 
 from __future__ import annotations
 
+import copy
 import tomllib
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from .errors import VariantError
+from .errors import NotationError, VariantError
 from .geography import Board, Province, Terrain, UnitType, province_of
-from .phase import Calendar, Phase
+from .phase import Calendar, Era, Phase
+
+
+class Timeline(Protocol):
+    """A map that changes during the game (a hook such as ``changing_map``)."""
+
+    def board_at(self, phase: Phase) -> Board: ...
+
+    def problems(self) -> list[str]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Victory:
+    """How a game is won. Exactly one kind is set.
+
+    * ``centres``: own this many supply centres (Standard: 18);
+    * ``units``: have this many units on the board when a Winter ends (Twin Earths: 35);
+    * ``unit_in`` and ``after``: the game ends after phase ``after`` and the
+      power with a unit in ``unit_in`` wins, if any (Sahara: Iceland, W1911A).
+    """
+
+    centres: int = 0
+    units: int = 0
+    unit_in: str = ""
+    after: Phase | None = None
+
+    def describe(self, calendar: Calendar) -> str:
+        if self.centres:
+            return f"{self.centres} supply centres"
+        if self.units:
+            return f"{self.units} units on the board at the end of a {calendar.adjustment_season}"
+        after = self.after.long_name(calendar) if self.after else "?"
+        return f"the last unit in {self.unit_in.upper()} after {after}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,12 +92,28 @@ class Variant:
     board: Board
     calendar: Calendar
     start: Phase
-    victory_centres: int
+    victory: Victory
     hooks: tuple[str, ...] = ()
+    description: str = ""
+    #: where builds go: "home" (owned empty home centres) or "owned" (any owned
+    #: empty centre, Sahara rule 4)
+    builds: str = "home"
+    #: what happens to a fleet the map leaves inland: "disband", or "army" (it
+    #: becomes an army unless its owner ordered NO CONVERT, Sahara rule 2)
+    stranded_fleets: str = "disband"
+    #: notation: word -> why it is not a location (e.g. a missing board level)
+    hints: Mapping[str, str] = field(default_factory=dict)
+    timeline: Timeline | None = None
 
     def board_at(self, phase: Phase) -> Board:
         """The map in force during ``phase`` (one board unless a hook changes it)."""
-        return self.board
+        if self.timeline is None:
+            return self.board
+        return self.timeline.board_at(phase)
+
+    @property
+    def victory_centres(self) -> int:
+        return self.victory.centres
 
     def power(self, text: str) -> str:
         """Find a power id by id, name or adjective, case-insensitively."""
@@ -123,6 +183,15 @@ def load_variant(name: str = "standard") -> Variant:
 
 @cache
 def _load_variant(name: str) -> Variant:
+    data = variant_data(name)
+    try:
+        return _build(data)
+    except (KeyError, TypeError, ValueError, NotationError) as exc:
+        raise VariantError(f"variant {name!r} is malformed: {exc!r}") from exc
+
+
+def variant_data(name: str) -> dict[str, Any]:
+    """The raw data of a variant (by name, alias or file path), derivation applied."""
     path = Path(name)
     if not (path.suffix == ".toml" and path.exists()):
         found = available_variants().get(name.strip().lower())
@@ -130,20 +199,60 @@ def _load_variant(name: str) -> Variant:
             known = ", ".join(sorted(available_variants()))
             raise VariantError(f"unknown variant {name!r} (known: {known})")
         path = found
+    return copy.deepcopy(_read(path))
+
+
+@cache
+def _read(path: Path, depth: int = 0) -> dict[str, Any]:
     try:
         with path.open("rb") as fh:
             data = tomllib.load(fh)
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise VariantError(f"cannot read variant file {path}: {exc}") from exc
-    try:
-        return _build(data)
-    except (KeyError, TypeError, ValueError) as exc:
-        raise VariantError(f"variant file {path} is malformed: {exc!r}") from exc
+    derive = data.pop("derive", None)
+    if derive is None:
+        return data
+    if depth > 4:
+        raise VariantError(f"{path}: variants derived too deeply")
+    base_name = str(derive.get("base", ""))
+    base_path = available_variants().get(base_name.lower())
+    if base_path is None:
+        raise VariantError(f"{path}: unknown base variant {base_name!r}")
+    base = copy.deepcopy(_read(base_path, depth + 1))
+    for key in ("aliases", "title", "description"):
+        base["variant"].pop(key, None)  # never inherited: they name the base
+    from .rules import TRANSFORMS  # the rule library sits on top of this module
+
+    for t in derive.get("transforms", ()):
+        transform = TRANSFORMS.get(t)
+        if transform is None:
+            raise VariantError(f"{path}: unknown transform {t!r} (known: "
+                               f"{', '.join(sorted(TRANSFORMS))})")
+        try:
+            base = transform(base, derive)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise VariantError(f"{path}: transform {t!r} failed: {exc!r}") from exc
+    return _merge(base, data)
 
 
-def _edges(text: str) -> list[tuple[str, str]]:
+def _merge(base: dict[str, Any], top: Mapping[str, Any]) -> dict[str, Any]:
+    """``top`` over ``base``: tables merge key by key; link strings are joined."""
+    out = dict(base)
+    for key, value in top.items():
+        old = out.get(key)
+        if isinstance(old, dict) and isinstance(value, Mapping):
+            out[key] = _merge(old, value)
+        elif key in ("army", "fleet", "strike_only") and isinstance(old, str):
+            out[key] = old + " " + str(value)
+        else:
+            out[key] = value
+    return out
+
+
+def _edges(text: str | list[str]) -> list[tuple[str, str]]:
     out = []
-    for item in text.split():
+    items = text.split() if isinstance(text, str) else text
+    for item in items:
         a, sep, b = item.partition("-")
         if not sep or not a or not b:
             raise VariantError(f"bad link {item!r} (expected 'a-b')")
@@ -151,8 +260,8 @@ def _edges(text: str) -> list[tuple[str, str]]:
     return out
 
 
-def _build(data: dict[str, Any]) -> Variant:
-    head = data["variant"]
+def build_board(data: Mapping[str, Any]) -> Board:
+    """The board of a variant's raw data (``provinces`` and ``adjacency``)."""
     provinces = []
     for pid, p in data["provinces"].items():
         terrain = Terrain(p["terrain"])
@@ -166,19 +275,56 @@ def _build(data: dict[str, Any]) -> Variant:
                 aliases=tuple(p.get("aliases", ())),
                 capacity=int(p.get("capacity", 1)),
                 convoys=bool(p.get("convoys", terrain is Terrain.SEA)),
+                level=str(p.get("level", "")),
             )
         )
     adj = data["adjacency"]
-    board = Board.build(
+    return Board.build(
         provinces,
         _edges(adj.get("army", "")),
         _edges(adj.get("fleet", "")),
         _edges(adj.get("strike_only", "")),
     )
-    calendar = Calendar(
-        seasons=tuple(head.get("seasons", ("Spring", "Fall"))),
-        adjustment_season=head.get("adjustment_season", "Winter"),
+
+
+def _calendar(head: Mapping[str, Any], cal: Mapping[str, Any]) -> Calendar:
+    seasons = tuple(cal.get("seasons", head.get("seasons", ("Spring", "Fall"))))
+    optional = cal.get("optional", ())
+    eras = tuple(
+        Era(int(e["from_year"]), tuple(e["seasons"]), str(e["adjustment_season"]))
+        for e in cal.get("eras", ())
     )
+    for era in eras:
+        if len(era.seasons) != len(seasons):
+            raise VariantError(f"calendar era from {era.from_year} names "
+                               f"{len(era.seasons)} seasons, not {len(seasons)}")
+    return Calendar(
+        seasons=seasons,
+        adjustment_season=cal.get("adjustment_season", head.get("adjustment_season", "Winter")),
+        letters=tuple(cal.get("letters", ())),
+        adjustment_letter=str(cal.get("adjustment_letter", "")),
+        optional=frozenset(seasons.index(o) for o in optional),
+        eras=eras,
+    )
+
+
+def _victory(data: Mapping[str, Any], calendar: Calendar) -> Victory:
+    v = data.get("victory", {})
+    head = data["variant"]
+    if not v and "victory_centres" in head:
+        return Victory(centres=int(head["victory_centres"]))
+    kinds = [k for k in ("centres", "units", "unit_in") if k in v]
+    if len(kinds) != 1:
+        raise VariantError("[victory] needs exactly one of centres, units, unit_in")
+    if "unit_in" in v:
+        return Victory(unit_in=str(v["unit_in"]), after=Phase.parse(str(v["after"]), calendar))
+    return Victory(centres=int(v.get("centres", 0)), units=int(v.get("units", 0)))
+
+
+def _build(data: dict[str, Any]) -> Variant:
+    head = data["variant"]
+    board = build_board(data)
+    calendar = _calendar(head, data.get("calendar", {}))
     powers = {}
     for pid, p in data["powers"].items():
         units = []
@@ -193,6 +339,20 @@ def _build(data: dict[str, Any]) -> Variant:
             if not board.provinces[province_of(h)].supply_centre:
                 raise VariantError(f"home centre {h!r} of {pid} is not a supply centre")
         powers[pid] = Power(pid, p["name"], p.get("adjective", p["name"]), homes, tuple(units))
+    hooks = tuple(head.get("hooks", ()))
+    timeline = None
+    if hooks:
+        from .rules import HOOKS  # the rule library sits on top of this module
+
+        for h in hooks:
+            make = HOOKS.get(h)
+            if make is None:
+                raise VariantError(f"unknown rule hook {h!r} (known: {', '.join(sorted(HOOKS))})")
+            timeline = make(data, board, calendar)
+    builds = str(head.get("builds", "home"))
+    stranded = str(head.get("stranded_fleets", "disband"))
+    if builds not in ("home", "owned") or stranded not in ("disband", "army"):
+        raise VariantError("builds must be 'home' or 'owned'; stranded_fleets 'disband' or 'army'")
     return Variant(
         name=head["name"],
         title=head.get("title", head["name"]),
@@ -201,6 +361,17 @@ def _build(data: dict[str, Any]) -> Variant:
         board=board,
         calendar=calendar,
         start=Phase.parse(head.get("start", "S1901M"), calendar),
-        victory_centres=int(head["victory_centres"]),
-        hooks=tuple(head.get("hooks", ())),
+        victory=_victory(data, calendar),
+        hooks=hooks,
+        description=str(head.get("description", "")),
+        builds=builds,
+        stranded_fleets=stranded,
+        hints={str(k).lower(): str(m) for k, m in data.get("notation", {}).get("hints", {}).items()},
+        timeline=timeline,
     )
+
+
+#: A transform: (base variant data, the [derive] table) -> derived data.
+TransformFn = Callable[[dict[str, Any], Mapping[str, Any]], dict[str, Any]]
+#: A hook that makes a changing map: (variant data, starting board, calendar) -> Timeline.
+TimelineFn = Callable[[Mapping[str, Any], Board, Calendar], Timeline]
