@@ -34,7 +34,8 @@ from .game import Game
 from .legal import legal_orders
 from .options import CHOICES, Options
 from .position import Position
-from .variant import load_variant
+from .variant import available_variants, load_variant
+from .variant_check import check_variant, variant_summary
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -162,8 +163,10 @@ def adjudicate_cmd(position: str, orders: str, as_json: bool, options: tuple[str
         return
     for r in result.results:
         click.echo(f"{r.power}: {r.describe()}")
+    for e in result.events:
+        click.echo(f"map: {e}")
     for u in result.disbanded:
-        click.echo(f"{u.power}: {u} disbanded (no retreat)")
+        click.echo(f"{u.power}: {u} disbanded")
     click.echo(result.next_position.to_text())
 
 
@@ -173,11 +176,20 @@ def adjudicate_cmd(position: str, orders: str, as_json: bool, options: tuple[str
 @click.option("--force", is_flag=True, help="Overwrite an existing file.")
 @option_flag
 @friendly
-def new(game: str, variant: str, force: bool, options: tuple[str, ...]) -> None:
+@click.option("--position", "start_from", type=click.Path(allow_dash=True), default=None,
+              help="Start from this position (JSON or compact text) instead of the "
+                   "variant's opening.")
+def new(game: str, variant: str, force: bool, options: tuple[str, ...],
+        start_from: str | None) -> None:
     """Start a new game in the file GAME."""
     if Path(game).exists() and not force:
         raise GameStateError(f"{game} exists; use --force to overwrite it")
     g = Game.new(load_variant(variant), _options(options))
+    if start_from is not None:
+        pos = read_position(start_from)
+        if load_variant(pos.variant) is not g.variant:
+            raise GameStateError(f"the position is a {pos.variant} position, not {variant}")
+        g.position = pos
     storage.save(g, game)
     phase = g.position.phase.long_name(g.variant.calendar)
     click.echo(f"new {g.variant.title} game in {game}: {phase}")
@@ -223,17 +235,22 @@ def process(game: str) -> None:
     click.echo(f"{before}:")
     for r in result.results:
         click.echo(f"  {r.power}: {r.describe()}")
+    for e in result.events:
+        click.echo(f"  map: {e}")
     for u in result.disbanded:
-        click.echo(f"  {u.power}: {u} disbanded (no retreat)")
+        click.echo(f"  {u.power}: {u} disbanded")
     _status(g)
 
 
 def _status(g: Game) -> None:
     cal = g.variant.calendar
     if g.winner:
-        click.echo(f"game over: {g.variant.powers[g.winner].name} wins")
+        click.echo(f"game over: {g.variant.powers[g.winner].name} wins "
+                   f"({g.variant.victory.describe(cal)})")
     elif g.draw:
         click.echo(f"game over: draw between {', '.join(g.draw)}")
+    elif g.no_winner:
+        click.echo(f"game over: nobody wins ({g.variant.victory.describe(cal)})")
     else:
         waiting = ", ".join(p for p in g.powers_to_order() if p not in g.orders) or "nobody"
         click.echo(f"now: {g.position.phase.long_name(cal)} (waiting for orders from {waiting})")
@@ -302,17 +319,58 @@ def legal(source: str, power: str | None) -> None:
             click.echo(f"{pid} {loc.upper()}: {' | '.join(str(o) for o in os)}")
 
 
+@cli.command("variants")
+@friendly
+def variants_cmd() -> None:
+    """List the bundled variants."""
+    seen: set[str] = set()
+    for path in available_variants().values():
+        v = load_variant(str(path))
+        if v.name in seen:
+            continue
+        seen.add(v.name)
+        aliases = f" (also: {', '.join(v.aliases)})" if v.aliases else ""
+        click.echo(f"{v.name:14} {v.title}{aliases}")
+        click.echo(f"{'':14} {v.description}")
+
+
+@cli.command("check-variant")
+@click.argument("names", nargs=-1, required=True)
+@friendly
+def check_variant_cmd(names: tuple[str, ...]) -> None:
+    """Validate variants (by name, alias or .toml file): links, coasts, reachability,
+    centres and homes, the starting position and any schedules."""
+    failed = 0
+    for name in names:
+        v = load_variant(name)
+        problems = check_variant(v)
+        info = variant_summary(v)
+        counts: dict[str, int] = info["terrain"]  # type: ignore[assignment]
+        terrain = ", ".join(f"{n} {t}" for t, n in sorted(counts.items()))
+        click.echo(f"{v.name}: {info['spaces']} spaces ({terrain}), {info['centres']} centres, "
+                   f"{len(v.powers)} powers, {info['units']} starting units, "
+                   f"{info['boards']} board(s); starts {info['start']}; "
+                   f"victory: {info['victory']}")
+        for p in problems:
+            click.echo(f"  problem: {p}")
+        click.echo(f"  {'ok' if not problems else f'{len(problems)} problem(s)'}")
+        failed += bool(problems)
+    if failed:
+        sys.exit(1)
+
+
 @cli.command()
 @click.option("--seed", default=1, show_default=True, help="Random seed for the bots.")
 @click.option("--max-year", default=1950, show_default=True)
 @click.option("--save", "save_to", type=click.Path(), default=None,
               help="Save the finished game to this file.")
 @click.option("--quiet", "-q", is_flag=True, help="Only print the summary.")
+@click.option("--variant", default="standard", show_default=True)
 @friendly
-def demo(seed: int, max_year: int, save_to: str | None, quiet: bool) -> None:
-    """Play a whole Standard game with random bots, start to finish."""
+def demo(seed: int, max_year: int, save_to: str | None, quiet: bool, variant: str) -> None:
+    """Play a whole game with random bots, start to finish."""
     rng = random.Random(seed)
-    g = Game.new()
+    g = Game.new(variant)
     cal = g.variant.calendar
     while not g.is_over and g.position.phase.year <= max_year:
         for pid, locs in legal_orders(g.position, g.options, g.variant).items():
@@ -334,6 +392,7 @@ def demo(seed: int, max_year: int, save_to: str | None, quiet: bool) -> None:
     if save_to:
         storage.save(g, save_to)
     outcome = (f"{g.variant.powers[g.winner].name} wins" if g.winner
+               else "nobody wins" if g.no_winner
                else f"draw between {', '.join(g.draw or ())}")
     click.echo(f"{len(g.history)} phases played; {outcome} "
                f"({g.position.phase.long_name(cal)})")

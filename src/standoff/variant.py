@@ -235,13 +235,18 @@ def _read(path: Path, depth: int = 0) -> dict[str, Any]:
     return _merge(base, data)
 
 
-def _merge(base: dict[str, Any], top: Mapping[str, Any]) -> dict[str, Any]:
-    """``top`` over ``base``: tables merge key by key; link strings are joined."""
+#: top-level tables a derived variant adds to; any other table it gives replaces the base's
+_MERGED = frozenset({"variant", "provinces", "powers", "adjacency", "notation"})
+
+
+def _merge(base: dict[str, Any], top: Mapping[str, Any], depth: int = 0) -> dict[str, Any]:
+    """``top`` over ``base``: the :data:`_MERGED` tables merge key by key (link
+    strings are joined); everything else in ``top`` replaces."""
     out = dict(base)
     for key, value in top.items():
         old = out.get(key)
-        if isinstance(old, dict) and isinstance(value, Mapping):
-            out[key] = _merge(old, value)
+        if isinstance(old, dict) and isinstance(value, Mapping) and (depth or key in _MERGED):
+            out[key] = _merge(old, value, depth + 1)
         elif key in ("army", "fleet", "strike_only") and isinstance(old, str):
             out[key] = old + " " + str(value)
         else:

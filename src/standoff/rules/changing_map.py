@@ -11,6 +11,11 @@ Data (``[map_changes]`` in the variant file)::
     impassable = ["naf"]             # spaces that become impassable
     centre_lost = ["smy"]            # centres that become ordinary spaces
     centre_gained = ["aeg"]          # spaces that become centres
+    centres_only = ["ice"]           # every centre but these becomes ordinary
+
+A space that becomes impassable stops being a centre at once (nobody could
+ever occupy it again; Sahara's Aegean is impassable from Fall 1905 but its
+centre is listed as lost only in Spring 1906).
 
 A change made after season S of year Y is in force from the phase after S's
 retreats: the next season's movement, or the adjustment phase if S is the
@@ -24,9 +29,10 @@ Each board is derived from the starting one and the changes so far:
 * a space is sea, land (coast when it borders a sea) or impassable;
 * armies link every two bordering land spaces;
 * fleets link bordering seas, a sea and each coast touching it, and two
-  coasts that are army-adjacent and touch a common sea (which is exactly how
-  the Standard map's coast-to-coast links arise, so the first board equals
-  the starting map);
+  coasts that touch a common sea: old coasts keep the coast links they had
+  (while a common sea remains), a new coast (a dried sea) links to every
+  bordering coast it shares a sea with. So the first board equals the
+  starting map;
 * a split coast whose seas are all gone is dropped.
 """
 
@@ -50,6 +56,7 @@ class Change:
     impassable: frozenset[str]
     centre_lost: frozenset[str]
     centre_gained: frozenset[str]
+    centres_only: frozenset[str] | None
 
     def applies_to(self, phase: Phase) -> bool:
         """In force during ``phase``: anything after this season's retreats."""
@@ -79,6 +86,7 @@ class ChangingMap:
                 ph.year, ph.season,
                 *(frozenset(str(x) for x in entry.get(k, ()))
                   for k in ("to_land", "opens", "impassable", "centre_lost", "centre_gained")),
+                frozenset(entry["centres_only"]) if "centres_only" in entry else None,
             ))
         self.changes = sorted(changes, key=lambda c: (c.year, c.season))
         self._boards: dict[int, Board] = {0: board}
@@ -87,8 +95,9 @@ class ChangingMap:
         """Schedule entries naming spaces the map does not have (for check-variant)."""
         out = []
         for c in self.changes:
-            for what in ("to_land", "opens", "impassable", "centre_lost", "centre_gained"):
-                for p in sorted(getattr(c, what)):
+            for what in ("to_land", "opens", "impassable", "centre_lost", "centre_gained",
+                         "centres_only"):
+                for p in sorted(getattr(c, what) or ()):
                     if p not in self.provinces:
                         out.append(f"schedule {c.year}/{c.season} {what}: unknown space {p!r}")
                     elif what == "to_land" and self.provinces[p].terrain is not Terrain.SEA:
@@ -120,6 +129,9 @@ class ChangingMap:
             shut |= c.impassable
             centres -= c.centre_lost
             centres |= c.centre_gained
+            if c.centres_only is not None:
+                centres &= c.centres_only
+        centres -= shut
 
         def kind(p: str) -> str:
             base = self.provinces[p].terrain
@@ -167,8 +179,11 @@ class ChangingMap:
         for i, x in enumerate(locs):
             for y in locs[i + 1:]:
                 px, py = province(x), province(y)
-                if px != py and py in self.borders[px] and touch[x] & touch[y]:
-                    fleet.append((x, y))
+                if px == py or py not in self.borders[px] or not touch[x] & touch[y]:
+                    continue
+                if x in self.base_fleet and y in self.base_fleet and y not in self.base_fleet[x]:
+                    continue  # two old coasts keep only the coast links they had
+                fleet.append((x, y))
         return Board.build(provinces, army, fleet)
 
 
