@@ -46,9 +46,10 @@ class PhaseResult:
                  events: list[str] | None = None) -> None:
         self.position = position
         self.next_position = next_position
-        #: units disbanded: dislodged with nowhere to retreat, or lost to a map change
+        #: units disbanded because they were dislodged with nowhere to retreat
         self.disbanded = disbanded or []
-        #: what a change of map did after the season (seas drying, centres lost...)
+        #: what a change of map did after the season (units disbanded or converted,
+        #: centres lost and gained, spaces changing terrain)
         self.events = events or []
         self._results = results
         self._late = late
@@ -144,9 +145,11 @@ def _movement(v: Variant, position: Position, parsed: dict[str, list[Order]],
     if keep:
         stayed = set(outcome.units) | {d.unit for d in outcome.dislodged}
         for i in keep:
-            order = legal[i]
-            moved = isinstance(order, Move) and units[i] not in stayed
-            notes.add(order.dest if moved else units[i].location)  # type: ignore[union-attr]
+            move = legal[i]
+            if isinstance(move, Move) and units[i] not in stayed:
+                notes.add(move.dest)
+            else:
+                notes.add(units[i].location)
     occupied = outcome.occupied
     retreating: list[Dislodged] = []
     gone: list[Unit] = []
@@ -160,8 +163,8 @@ def _movement(v: Variant, position: Position, parsed: dict[str, list[Order]],
         nxt = Position(v.name, phase.next_retreat(), tuple(outcome.units), position.centres,
                        tuple(retreating), outcome.contested, frozenset(notes))
         return PhaseResult(position, results, nxt, gone, late)
-    nxt, lost, events = _after_turn(v, position, outcome.units, notes, options)
-    return PhaseResult(position, results, nxt, gone + lost, late, events)
+    nxt, events = _after_turn(v, position, outcome.units, notes, options)
+    return PhaseResult(position, results, nxt, gone, late, events)
 
 
 def _no_convert_allowed(v: Variant, order: Order) -> None:
@@ -198,15 +201,15 @@ def _retreat(v: Variant, position: Position, parsed: dict[str, list[Order]],
     units = list(position.units) + arrived
     notes = set(position.notes)
     for d in position.dislodged:
-        order = legal.get(d.unit.province)
-        if d.unit.location in notes and isinstance(order, Retreat) and \
-                Unit(d.unit.power, d.unit.type, order.dest) in arrived:
-            notes.add(order.dest)
-    nxt, lost, events = _after_turn(v, position, units, notes, options)
+        retreat = legal.get(d.unit.province)
+        if d.unit.location in notes and isinstance(retreat, Retreat) and \
+                Unit(d.unit.power, d.unit.type, retreat.dest) in arrived:
+            notes.add(retreat.dest)
+    nxt, events = _after_turn(v, position, units, notes, options)
     gone = [d.unit for d in position.dislodged
             if not any(r.success and r.order is not None and r.order.location == d.unit.location
                        and r.order.kind == "retreat" for r in res)]
-    return PhaseResult(position, results, nxt, gone + lost, events=events)
+    return PhaseResult(position, results, nxt, gone, events=events)
 
 
 def _adjustment(v: Variant, position: Position, parsed: dict[str, list[Order]],
@@ -221,28 +224,27 @@ def _adjustment(v: Variant, position: Position, parsed: dict[str, list[Order]],
 
 
 def _after_turn(v: Variant, position: Position, units: list[Unit], notes: set[str],
-                options: Options) -> tuple[Position, list[Unit], list[str]]:
+                options: Options) -> tuple[Position, list[str]]:
     """The phase after a season's movement/retreats, skipping empty adjustments.
 
     Also applies a change of map scheduled after this season (before centres
-    change hands and before adjustments): returns the next position, the
-    units that change disbanded, and what it did.
+    change hands and before adjustments): returns the next position and what
+    the change did (units it disbanded or converted, centres lost and gained).
     """
     phase = position.phase
     centres = position.centres
     season = Phase(phase.year, phase.season, PhaseKind.MOVEMENT)
     nxt_phase = season.next_after_turn(v.calendar, options.optional_seasons)
-    lost: list[Unit] = []
     events: list[str] = []
     old, new = v.board_at(phase), v.board_at(nxt_phase)
     if new is not old:
-        units, centres, lost, events = apply_map_change(old, new, units, centres,
-                                                        v.stranded_fleets, notes)
+        units, centres, events = apply_map_change(old, new, units, centres,
+                                                  v.stranded_fleets, notes)
     if phase.is_last_season(v.calendar):
         centres = update_centres(v, nxt_phase, units, centres)
     if nxt_phase.kind is PhaseKind.ADJUSTMENT and not counts_for(v, units, centres):
         nxt_phase = nxt_phase.next_after_turn(v.calendar, options.optional_seasons)
-    return Position(v.name, nxt_phase, tuple(units), centres), lost, events
+    return Position(v.name, nxt_phase, tuple(units), centres), events
 
 
 def update_centres(v: Variant, phase: Phase, units: Iterable[Unit],

@@ -166,7 +166,7 @@ def adjudicate_cmd(position: str, orders: str, as_json: bool, options: tuple[str
     for e in result.events:
         click.echo(f"map: {e}")
     for u in result.disbanded:
-        click.echo(f"{u.power}: {u} disbanded")
+        click.echo(f"{u.power}: {u} disbanded (no retreat)")
     click.echo(result.next_position.to_text())
 
 
@@ -238,7 +238,7 @@ def process(game: str) -> None:
     for e in result.events:
         click.echo(f"  map: {e}")
     for u in result.disbanded:
-        click.echo(f"  {u.power}: {u} disbanded")
+        click.echo(f"  {u.power}: {u} disbanded (no retreat)")
     _status(g)
 
 

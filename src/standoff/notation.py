@@ -140,7 +140,7 @@ def _normalise(text: str) -> str:
 
 def _tokenize(text: str, lex: _Lexicon) -> list[tuple[int, object]]:
     table = lex.words
-    words = []
+    words: list[str] = []
     for w in _normalise(text).split():
         if "-" in w and w != "-" and w not in table and w not in lex.phrase_starts:
             words.extend(p for p in re.split(r"(-)", w) if p)  # "i-kiel" -> i - kiel

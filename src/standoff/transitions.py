@@ -26,15 +26,13 @@ from .position import Unit
 def apply_map_change(
     old: Board, new: Board, units: list[Unit], centres: Mapping[str, str],
     stranded_fleets: str, no_convert: Collection[str],
-) -> tuple[list[Unit], Mapping[str, str], list[Unit], list[str]]:
-    """Units and centres on the ``new`` board: (units, centres, disbanded, events)."""
+) -> tuple[list[Unit], Mapping[str, str], list[str]]:
+    """Units and centres on the ``new`` board, and what happened: (units, centres, events)."""
     kept: list[Unit] = []
-    gone: list[Unit] = []
     events: list[str] = []
     for u in units:
         prov = new.provinces[u.province]
         if prov.terrain is Terrain.IMPASSABLE:
-            gone.append(u)
             events.append(f"{u} ({u.power}) is disbanded: {prov.name} became impassable")
         elif new.can_stand(u.type, u.location):
             kept.append(u)
@@ -50,7 +48,6 @@ def apply_map_change(
             kept.append(army)
             events.append(f"{u} ({u.power}) is stranded inland and becomes {army}")
         else:
-            gone.append(u)
             why = ("ordered NO CONVERT" if u.location in no_convert else
                    "cannot stand there any more")
             events.append(f"{u} ({u.power}) is disbanded: stranded inland, {why}")
@@ -63,4 +60,4 @@ def apply_map_change(
             events.append(f"{pid.upper()} becomes a supply centre")
         if prov.terrain is not before.terrain:
             events.append(f"{prov.name} ({pid.upper()}) is now {prov.terrain.value}")
-    return kept, (centres if len(out) == len(centres) else out), gone, events
+    return kept, (centres if len(out) == len(centres) else out), events

@@ -181,17 +181,21 @@ def load_variant(name: str = "standard") -> Variant:
     return found if found is not None else _load_variant(name)
 
 
-@cache
 def _load_variant(name: str) -> Variant:
-    data = variant_data(name)
+    return _load_path(_path_of(name).resolve())
+
+
+@cache
+def _load_path(path: Path) -> Variant:
+    """One Variant per file, whichever name or alias asked for it."""
+    data = copy.deepcopy(_read(path))
     try:
         return _build(data)
     except (KeyError, TypeError, ValueError, NotationError) as exc:
-        raise VariantError(f"variant {name!r} is malformed: {exc!r}") from exc
+        raise VariantError(f"variant file {path} is malformed: {exc!r}") from exc
 
 
-def variant_data(name: str) -> dict[str, Any]:
-    """The raw data of a variant (by name, alias or file path), derivation applied."""
+def _path_of(name: str) -> Path:
     path = Path(name)
     if not (path.suffix == ".toml" and path.exists()):
         found = available_variants().get(name.strip().lower())
@@ -199,7 +203,12 @@ def variant_data(name: str) -> dict[str, Any]:
             known = ", ".join(sorted(available_variants()))
             raise VariantError(f"unknown variant {name!r} (known: {known})")
         path = found
-    return copy.deepcopy(_read(path))
+    return path
+
+
+def variant_data(name: str) -> dict[str, Any]:
+    """The raw data of a variant (by name, alias or file path), derivation applied."""
+    return copy.deepcopy(_read(_path_of(name)))
 
 
 @cache

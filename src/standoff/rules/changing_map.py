@@ -82,12 +82,11 @@ class ChangingMap:
         changes = []
         for entry in spec.get("schedule", ()):
             ph = Phase.parse(str(entry["after"]) + "M", calendar)
-            changes.append(Change(
-                ph.year, ph.season,
-                *(frozenset(str(x) for x in entry.get(k, ()))
-                  for k in ("to_land", "opens", "impassable", "centre_lost", "centre_gained")),
-                frozenset(entry["centres_only"]) if "centres_only" in entry else None,
-            ))
+            sets = {k: frozenset(str(x) for x in entry.get(k, ()))
+                    for k in ("to_land", "opens", "impassable", "centre_lost", "centre_gained")}
+            only = frozenset(str(x) for x in entry["centres_only"]) \
+                if "centres_only" in entry else None
+            changes.append(Change(ph.year, ph.season, centres_only=only, **sets))
         self.changes = sorted(changes, key=lambda c: (c.year, c.season))
         self._boards: dict[int, Board] = {0: board}
 
@@ -175,9 +174,9 @@ class ChangingMap:
         army = [(a, b) for a in sorted(land) for b in self.borders[a] if b in land and a < b]
         fleet = [(a, b) for a in sorted(seas) for b in self.borders[a] if b in seas and a < b]
         fleet += [(loc, s) for loc, near in touch.items() for s in near]
-        locs = sorted(touch)
-        for i, x in enumerate(locs):
-            for y in locs[i + 1:]:
+        shore = sorted(touch)
+        for i, x in enumerate(shore):
+            for y in shore[i + 1:]:
                 px, py = province(x), province(y)
                 if px == py or py not in self.borders[px] or not touch[x] & touch[y]:
                     continue

@@ -13,7 +13,8 @@ other. Data in the ``[derive]`` table then applies the text's exceptions:
 * ``only_links``: a City linked by land to these spaces only (.303, .305);
 * ``army_links``: extra army links (.306);
 * ``passable``: spaces the base map shuts that become land, with their links (.307);
-* ``capitals``: other names of a City (.22x: Christiania, Belgrade, Istanbul...).
+* ``capitals``: other names of a City (.22x: Christiania, Belgrade, Istanbul...);
+* ``country_aliases``: other names of a Country ("Tunisia", .306).
 
 Fleet links between coastal spaces exist where the old centres had one and the
 two spaces share a sea they both touch (that is exactly how Standard's coast
@@ -57,7 +58,8 @@ def split_centres(data: dict[str, Any], derive: Mapping[str, Any]) -> dict[str, 
         country = dict(p)
         country["centre"] = False
         country["aliases"] = [*p.get("aliases", ()), f"{name}-Country", f"{name} Country",
-                              f"{pid}-country", f"{pid} country"]
+                              f"{pid}-country", f"{pid} country",
+                              *derive.get("country_aliases", {}).get(pid, ())]
         provinces[pid] = country
         seas = list(city_seas.get(pid, ()))
         for s in seas:
@@ -111,7 +113,9 @@ def split_centres(data: dict[str, Any], derive: Mapping[str, Any]) -> dict[str, 
 
     army = [(a, b) for a, b in army if kept(a, b)]
     fleet = [(a, b) for a, b in fleet if kept(a, b)]
-    army += [tuple(x.split("-", 1)) for x in derive.get("army_links", ())]  # type: ignore[misc]
+    for link in derive.get("army_links", ()):
+        a, _, b = str(link).partition("-")
+        army.append((a, b))
     for pid, spec in derive.get("passable", {}).items():
         provinces[pid] = {**provinces[pid], "terrain": spec.get("terrain", "land")}
         army += [(pid, str(n)) for n in spec.get("links", ())]
