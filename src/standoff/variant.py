@@ -181,6 +181,7 @@ def load_variant(name: str = "standard") -> Variant:
     return found if found is not None else _load_variant(name)
 
 
+@cache
 def _load_variant(name: str) -> Variant:
     return _load_path(_path_of(name).resolve())
 
