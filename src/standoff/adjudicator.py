@@ -19,7 +19,7 @@ from .legality import check_movement_order
 from .movement import MovementAdjudicator
 from .notation import parse_order
 from .options import DEFAULT, Options
-from .orders import Build, Disband, Move, NoConvert, Order, Remove, Retreat, Waive
+from .orders import Build, Disband, NoConvert, Order, Remove, Retreat, Waive
 from .phase import Phase, PhaseKind
 from .position import Dislodged, Position, Unit
 from .results import OrderResult, Reason
@@ -141,15 +141,9 @@ def _movement(v: Variant, position: Position, parsed: dict[str, list[Order]],
     def late() -> list[OrderResult]:
         return [r for r, o in zip(outcome.explain(), legal, strict=True) if o is not None]
 
-    notes: set[str] = set()
-    if keep:
-        stayed = set(outcome.units) | {d.unit for d in outcome.dislodged}
-        for i in keep:
-            move = legal[i]
-            if isinstance(move, Move) and units[i] not in stayed:
-                notes.add(move.dest)
-            else:
-                notes.add(units[i].location)
+    # A NO CONVERT note follows its unit: to where it ends the phase, or, if it
+    # was dislodged, onto the dislodged unit ("LOC<") until it retreats.
+    notes = {outcome.final[i] or f"{units[i].location}<" for i in keep}
     occupied = outcome.occupied
     retreating: list[Dislodged] = []
     gone: list[Unit] = []
@@ -199,10 +193,10 @@ def _retreat(v: Variant, position: Position, parsed: dict[str, list[Order]],
     res, arrived = adjudicate_retreats(position.dislodged, legal)
     results.extend(res)
     units = list(position.units) + arrived
-    notes = set(position.notes)
+    notes = {n for n in position.notes if not n.endswith("<")}
     for d in position.dislodged:
         retreat = legal.get(d.unit.province)
-        if d.unit.location in notes and isinstance(retreat, Retreat) and \
+        if f"{d.unit.location}<" in position.notes and isinstance(retreat, Retreat) and \
                 Unit(d.unit.power, d.unit.type, retreat.dest) in arrived:
             notes.add(retreat.dest)
     nxt, events = _after_turn(v, position, units, notes, options)

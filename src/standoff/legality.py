@@ -66,7 +66,8 @@ def _level_note(board: Board, src: str, dest: str) -> str:
     if b is None or a.level == b.level:
         return ""
     return (f" ({a.name} and {b.name} are on different levels: between levels a unit "
-            "moves or supports only to the corresponding space)")
+            "moves or supports only to the corresponding space, or goes by a convoy "
+            "that crosses between twin seas)")
 
 
 def convoy_possible(board: Board, position: Position, src: str, dest: str,

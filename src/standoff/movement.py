@@ -39,6 +39,8 @@ class MovementOutcome:
     #: builds the per-order results on demand (bots that only need the next
     #: position do not pay for explanations)
     explain: Callable[[], list[OrderResult]]
+    #: where unit ``i`` ends the phase ("" if dislodged)
+    final: list[str]
 
 
 class MovementAdjudicator:
@@ -118,8 +120,6 @@ class MovementAdjudicator:
             order = self.orders[i]
             assert isinstance(order, Move)
             d = dest[i]
-            if board.strike_only and not board.can_enter(self.units[i].location, order.dest):
-                self.strike[i] = True
             if self.units[i].type is UnitType.ARMY:
                 adjacent = d in army_links.get(self.prov[i], ())
                 convoyed = (not adjacent) or self._chooses_convoy(i, order)
@@ -135,6 +135,9 @@ class MovementAdjudicator:
                         self.convoyed[i] = self.no_route[i] = True
                         continue
                     self.convoyed[i] = convoyed
+            if board.strike_only and not self.convoyed[i] and \
+                    not board.can_enter(self.units[i].location, order.dest):
+                self.strike[i] = True  # a convoyed army lands from the sea instead
             self.attackers.setdefault(d, []).append(i)
         for i in supports:
             t = target[i]
@@ -374,6 +377,7 @@ class MovementAdjudicator:
                     break
         units: list[Unit] = []
         dislodged: list[Dislodged] = []
+        final = [""] * n
         for i, u in enumerate(self.units):
             k = dislodger[i]
             if k >= 0:
@@ -383,8 +387,9 @@ class MovementAdjudicator:
                 order = self.orders[i]
                 assert isinstance(order, Move)
                 units.append(Unit(u.power, u.type, order.dest))
-                continue
-            units.append(u)
+            else:
+                units.append(u)
+            final[i] = units[-1].location
         occupied = {province_of(u.location) for u in units}
         # A stand-off leaves a province empty when two or more moves into it still
         # had the strength to bounce each other; a lone move that lost a head-to-head
@@ -399,7 +404,7 @@ class MovementAdjudicator:
         def explain() -> list[OrderResult]:
             return [self._explain(i, ok[i], dislodger[i]) for i in range(n)]
 
-        return MovementOutcome(units, dislodged, contested, occupied, explain)
+        return MovementOutcome(units, dislodged, contested, occupied, explain, final)
 
     def _explain(self, i: int, ok: bool, dislodger: int) -> OrderResult:
         order = self.orders[i]

@@ -12,7 +12,8 @@ per power, dislodged units (``A SER<BUD`` = dislodged by a unit from BUD,
 is called ``BUD*``), provinces left empty by a stand-off (which retreats may
 not enter), and, only when there are any, a seventh field of notes: units
 whose owner ordered them not to convert if the map strands them (Sahara rule
-2), kept from the movement phase to the end of the season. ``-`` marks an
+2), kept from the movement phase to the end of the season (``BLA<``: the
+dislodged unit in BLA). ``-`` marks an
 empty field. Both forms round-trip exactly; anything else raises
 :class:`NotationError`.
 """
@@ -69,7 +70,8 @@ class Position:
     dislodged: tuple[Dislodged, ...] = ()
     #: provinces left empty by a stand-off in the movement phase before a retreat
     contested: frozenset[str] = frozenset()
-    #: unit locations whose owner ordered NO CONVERT this season (Sahara rule 2)
+    #: units whose owner ordered NO CONVERT this season (Sahara rule 2): their
+    #: locations, or ``"loc<"`` for a dislodged unit awaiting its retreat
     notes: frozenset[str] = frozenset()
     _at: dict[str, Unit] = field(default_factory=dict, init=False, repr=False, compare=False)
     _index: dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
@@ -345,7 +347,7 @@ def _province(variant: Variant, text: str) -> str:
 
 def _location(variant: Variant, text: str) -> str:
     loc = text.strip().lower()
-    if province_of(loc) not in variant.board.provinces:
+    if province_of(loc.removesuffix("<")) not in variant.board.provinces:
         raise NotationError(f"unknown location {text!r} in {variant.title}")
     return loc
 

@@ -381,7 +381,8 @@ def _build(data: dict[str, Any]) -> Variant:
         description=str(head.get("description", "")),
         builds=builds,
         stranded_fleets=stranded,
-        hints={str(k).lower(): str(m) for k, m in data.get("notation", {}).get("hints", {}).items()},
+        hints={str(k).lower(): str(m)
+               for k, m in data.get("notation", {}).get("hints", {}).items()},
         timeline=timeline,
     )
 
