@@ -159,7 +159,9 @@ def available_variants() -> dict[str, Path]:
     names: dict[str, Path] = {}
     for path in sorted(_variant_dir().glob("*.toml")):
         with path.open("rb") as fh:
-            head = tomllib.load(fh).get("variant", {})
+            head = tomllib.load(fh).get("variant")
+        if not isinstance(head, dict):
+            continue  # a data file that is not a variant
         for n in [head.get("name", path.stem), *head.get("aliases", [])]:
             names[str(n).lower()] = path
     return names
