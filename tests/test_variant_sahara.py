@@ -16,6 +16,7 @@ from standoff.adjudicator import check_order
 from standoff.game import Game
 from standoff.geography import Board
 from standoff.notation import parse_order
+from standoff.options import Options
 from standoff.orders import NoConvert
 from standoff.phase import Phase, PhaseKind
 
@@ -365,3 +366,16 @@ def test_eighteen_centres_do_not_win() -> None:
     assert len(g.position.centres) == 18
     g.process()
     assert g.winner is None and not g.is_over
+
+
+@pytest.mark.parametrize(("disruption", "arrives"), [("all_routes", True), ("any_route", False)])
+def test_rule_1_the_1971_rulebook_choices_are_options(disruption: str, arrives: bool) -> None:
+    """Sahara rule 1 (R1): the 1971 rulebook's choices are options; here its
+    multi-route convoy rule (DATC 4.A.1): one disrupted route stops the army."""
+    pos = Position.from_text("sahara | S1901M | england: A LON, F ENG, F NTH; "
+                             "france: F BRE, F MAO | - | - | -")
+    res = adjudicate(pos, {"england": ["A lon - bel", "F eng C A lon - bel",
+                                       "F nth C A lon - bel"],
+                           "france": ["F bre - eng", "F mao S F bre - eng"]},
+                     Options(convoy_disruption=disruption))
+    assert (res.next_position.unit_at("bel") is not None) is arrives
