@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 import click
 
 from . import storage
-from .adjudicator import adjudicate
+from .adjudicator import PhaseResult, adjudicate
 from .casefile import run_files
 from .errors import (
     CorruptGameError,
@@ -161,12 +161,7 @@ def adjudicate_cmd(position: str, orders: str, as_json: bool, options: tuple[str
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=1))
         return
-    for r in result.results:
-        click.echo(f"{r.power}: {r.describe()}")
-    for e in result.events:
-        click.echo(f"map: {e}")
-    for u in result.disbanded:
-        click.echo(f"{u.power}: {u} disbanded (no retreat)")
+    _echo_result(result, "")
     click.echo(result.next_position.to_text())
 
 
@@ -233,13 +228,18 @@ def process(game: str) -> None:
     result = g.process()
     storage.save(g, game)
     click.echo(f"{before}:")
-    for r in result.results:
-        click.echo(f"  {r.power}: {r.describe()}")
-    for e in result.events:
-        click.echo(f"  map: {e}")
-    for u in result.disbanded:
-        click.echo(f"  {u.power}: {u} disbanded (no retreat)")
+    _echo_result(result, "  ")
     _status(g)
+
+
+def _echo_result(result: PhaseResult, indent: str) -> None:
+    """Every order's result, what a map change did, and the units disbanded."""
+    for r in result.results:
+        click.echo(f"{indent}{r.power}: {r.describe()}")
+    for e in result.events:
+        click.echo(f"{indent}map: {e}")
+    for u in result.disbanded:
+        click.echo(f"{indent}{u.power}: {u} disbanded (no retreat)")
 
 
 def _status(g: Game) -> None:
