@@ -38,6 +38,14 @@ class Era:
     seasons: tuple[str, ...]
     adjustment_season: str
 
+    @property
+    def letters(self) -> tuple[str, ...]:
+        return tuple(s[0].upper() for s in self.seasons)
+
+    @property
+    def adjustment_letter(self) -> str:
+        return self.adjustment_season[0].upper()
+
 
 @dataclass(frozen=True, slots=True)
 class Calendar:
@@ -68,9 +76,6 @@ class Calendar:
         if len(self.seasons) - 1 in self.optional or 0 in self.optional:
             raise NotationError("the first and last seasons cannot be optional")
 
-    def letter(self, season: str) -> str:
-        return season[0].upper()
-
     def _era(self, year: int) -> Era | None:
         found = None
         for era in self.eras:
@@ -90,7 +95,7 @@ class Calendar:
         era = self._era(year)
         if era is None:
             return self.letters, self.adjustment_letter
-        return (tuple(s[0].upper() for s in era.seasons), era.adjustment_season[0].upper())
+        return era.letters, era.adjustment_letter
 
     def season_letter(self, year: int, index: int) -> str:
         return self._letters(year)[0][index]
@@ -103,8 +108,8 @@ class Calendar:
         out = [("".join(self.letters), self.adjustment_letter, self.seasons,
                 self.adjustment_season)]
         for era in self.eras:
-            out.append(("".join(s[0].upper() for s in era.seasons),
-                        era.adjustment_season[0].upper(), era.seasons, era.adjustment_season))
+            out.append(("".join(era.letters), era.adjustment_letter, era.seasons,
+                        era.adjustment_season))
         return out
 
     def season_index(self, name: str) -> int:
