@@ -194,7 +194,10 @@ def _load_path(path: Path) -> Variant:
     data = copy.deepcopy(_read(path))
     try:
         return _build(data)
-    except (KeyError, TypeError, ValueError, NotationError) as exc:
+    except KeyError as exc:
+        raise VariantError(f"variant file {path} is malformed: it has no {exc.args[0]!r} "
+                           "entry") from exc
+    except (TypeError, ValueError, NotationError) as exc:
         raise VariantError(f"variant file {path} is malformed: {exc!r}") from exc
 
 
