@@ -14,12 +14,12 @@ from typing import Any
 
 from .adjustments import adjudicate_adjustments, adjustment_counts, check_build, counts_for
 from .errors import IllegalOrderError, InvalidOrderError, StandoffError
-from .geography import province_of
-from .legality import check_movement_order
+from .geography import Board, province_of
+from .legality import canal_owner, check_movement_order
 from .movement import MovementAdjudicator
 from .notation import parse_order
 from .options import DEFAULT, Options
-from .orders import Build, Disband, NoConvert, Order, Remove, Retreat, Waive
+from .orders import Build, Disband, Move, NoConvert, Order, Permit, Remove, Retreat, Waive
 from .phase import Phase, PhaseKind
 from .position import Dislodged, Position, Unit
 from .results import OrderResult, Reason
@@ -119,22 +119,33 @@ def _movement(v: Variant, position: Position, parsed: dict[str, list[Order]],
     board = v.board_at(position.phase)
     units = list(position.units)
     index = position._index
+    high = board.high_seas
     legal: list[Order | None] = [None] * len(units)
     keep: set[int] = set()
+    permits: set[tuple[str, str]] = set()
     for power, items in parsed.items():
         for order in items:
             try:
                 checked = check_movement_order(board, position, power, order, options)
-                if type(checked) is NoConvert:
+                cls = type(checked)
+                if cls is NoConvert:
                     _no_convert_allowed(v, checked)
                     keep.add(index[province_of(checked.location)])
                     results.append(OrderResult(power, checked, True, Reason.NOTED))
                     continue
+                if cls is Permit:
+                    permits.add((checked.location, checked.power))  # type: ignore[attr-defined]
+                    results.append(OrderResult(power, checked, True, Reason.NOTED))
+                    continue
+                prov = province_of(checked.location)
+                i = _free_slot(units, legal, power, prov) if prov in high else index[prov]
             except IllegalOrderError as exc:
                 results.append(OrderResult(power, order, False, Reason.ILLEGAL,
                                            detail=exc.reason))
                 continue
-            legal[index[province_of(checked.location)]] = checked  # a later order replaces
+            legal[i] = checked  # a later order replaces
+    if board.canal_links:
+        _close_canals(board, position, units, legal, permits, results)
     adj = MovementAdjudicator(board, units, legal, options)
     outcome = adj.run()
 
@@ -148,7 +159,9 @@ def _movement(v: Variant, position: Position, parsed: dict[str, list[Order]],
     retreating: list[Dislodged] = []
     gone: list[Unit] = []
     for d in outcome.dislodged:
-        if retreat_options(board, d, occupied, outcome.contested, options):
+        # Units in civil disorder are annihilated when dislodged (1939 IV 7.5).
+        if d.unit.power != v.neutral and retreat_options(board, d, occupied, outcome.contested,
+                                                         options):
             retreating.append(d)
         else:
             gone.append(d.unit)
@@ -159,6 +172,41 @@ def _movement(v: Variant, position: Position, parsed: dict[str, list[Order]],
         return PhaseResult(position, results, nxt, gone, late)
     nxt, events = _after_turn(v, position, outcome.units, notes, options)
     return PhaseResult(position, results, nxt, gone, late, events)
+
+
+def _free_slot(units: list[Unit], legal: list[Order | None], power: str, prov: str) -> int:
+    """In a space holding several units, the next of ``power``'s units there with
+    no order yet: each order a power gives for such a space goes to another of
+    its units there (1939 IV high oceans)."""
+    mine = [i for i, u in enumerate(units) if u.power == power and province_of(u.location) == prov]
+    for i in mine:
+        if legal[i] is None:
+            return i
+    raise IllegalOrderError("", f"every unit of {power} in {prov.upper()} already has an "
+                                f"order ({len(mine)} there)")
+
+
+def _close_canals(board: Board, position: Position, units: list[Unit],
+                  legal: list[Order | None], permits: set[tuple[str, str]],
+                  results: list[OrderResult]) -> None:
+    """Canal moves of powers that neither own the canal nor hold its owner's
+    permission this turn fail, and the fleet holds (The Twentieth Century's
+    straits and canals). Permission is given by orders of the same turn, so it
+    can only be checked here, with every power's orders in hand."""
+    for i, order in enumerate(legal):
+        if type(order) is not Move:
+            continue
+        canal = board.canal_through(order.location, order.dest)
+        if canal is None:
+            continue
+        power = units[i].power
+        owner = canal_owner(board, position, canal)
+        if owner == power or (canal, power) in permits:
+            continue
+        legal[i] = None
+        who = f"{owner} owns {canal.upper()}" if owner else f"nobody owns {canal.upper()}"
+        results.append(OrderResult(power, order, False, Reason.NO_PASSAGE, (canal,),
+                                   detail=f"{who} and gave {power} no permission to pass"))
 
 
 def _no_convert_allowed(v: Variant, order: Order) -> None:
@@ -190,7 +238,7 @@ def _retreat(v: Variant, position: Position, parsed: dict[str, list[Order]],
             except IllegalOrderError as exc:
                 results.append(OrderResult(power, order, False, Reason.ILLEGAL,
                                            detail=exc.reason))
-    res, arrived = adjudicate_retreats(position.dislodged, legal)
+    res, arrived = adjudicate_retreats(position.dislodged, legal, board.high_seas)
     results.extend(res)
     units = list(position.units) + arrived
     notes = {n for n in position.notes if not n.endswith("<")}
@@ -251,6 +299,8 @@ def update_centres(v: Variant, phase: Phase, units: Iterable[Unit],
     provinces = v.board_at(phase).provinces
     out: dict[str, str] | None = None
     for u in units:
+        if u.power == v.neutral:
+            continue  # a neutral army keeps its country unowned (1939 IV 2.2)
         prov = province_of(u.location)
         if provinces[prov].supply_centre and centres.get(prov) != u.power:
             if out is None:
@@ -295,7 +345,7 @@ def check_order(position: Position, power: str, order: Order, options: Options =
     if isinstance(order, (Remove, Disband)):
         if due >= 0:
             raise IllegalOrderError(str(order), f"{power} has no units to remove")
-        unit = position.unit_at(province_of(order.location))
+        unit = position.unit_of(power, province_of(order.location))
         if unit is None or unit.power != power:
             raise IllegalOrderError(str(order), f"no unit of {power} in "
                                                 f"{province_of(order.location).upper()}")

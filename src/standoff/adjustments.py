@@ -59,11 +59,19 @@ def build_sites(variant: Variant, position: Position, power: str) -> list[str]:
 def _sites(variant: Variant, power: str, centres: Mapping[str, str],
            occupied: Container[str]) -> list[str]:
     if variant.builds == "owned":
-        return sorted(c for c, p in centres.items() if p == power and c not in occupied)
-    return [
-        prov for h in variant.powers[power].home_centres
-        if centres.get(prov := province_of(h)) == power and prov not in occupied
-    ]
+        sites = sorted(c for c, p in centres.items() if p == power and c not in occupied)
+    else:
+        sites = [
+            prov for h in variant.powers[power].home_centres
+            if centres.get(prov := province_of(h)) == power and prov not in occupied
+        ]
+    for prov, bc in variant.build_centres.items():
+        # A build centre is no centre; it serves while the power owns one of the
+        # centres it depends on (1939 IV 4.1, 4.2, 7.1).
+        if bc.power == power and prov not in occupied and \
+                any(centres.get(c) == power for c in bc.requires_any):
+            sites.append(prov)
+    return sites
 
 
 def check_build(board: Board, variant: Variant, position: Position, power: str,
@@ -71,7 +79,13 @@ def check_build(board: Board, variant: Variant, position: Position, power: str,
     """Normalise a build (DATC 4.B.7, 4.C.3, 4.C.4) or raise IllegalOrderError."""
     prov = province_of(order.location)
     if prov not in build_sites(variant, position, power):
-        if variant.builds == "owned" and not board.provinces[prov].supply_centre:
+        bc = variant.build_centres.get(prov)
+        if bc is not None and bc.power == power and prov not in position._at:
+            why = (f"{power} may build in {prov.upper()} only while it owns one of "
+                   f"{', '.join(c.upper() for c in bc.requires_any)}")
+        elif bc is not None and bc.power == power:
+            why = f"{prov.upper()} is occupied"
+        elif variant.builds == "owned" and not board.provinces[prov].supply_centre:
             why = f"{prov.upper()} is not a supply centre"
         elif variant.builds == "home" and prov not in (province_of(h) for h in
                                                        variant.powers[power].home_centres):
@@ -170,11 +184,14 @@ def _removals(board: Board, variant: Variant, position: Position, power: str,
             results.append(OrderResult(power, o, False, Reason.ILLEGAL,
                                        detail=f"{power} must remove units, not {o.kind}"))
             continue
-        unit = position.unit_at(province_of(o.location))
+        prov = province_of(o.location)
+        unit = position.unit_of(power, prov)
         if unit is None or unit.power != power:
-            why = (f"no unit of {power} in {province_of(o.location).upper()}")
+            why = (f"no unit of {power} in {prov.upper()}")
             results.append(OrderResult(power, o, False, Reason.ILLEGAL, detail=why))
             continue
+        # a space may hold several of the power's units (high seas): take one left
+        unit = next((u for u in units if u.power == power and u.province == prov), unit)
         order = Remove(unit.type, unit.location)
         if needed <= 0 or unit not in units:
             why = "no removals left" if needed <= 0 else "already removed"

@@ -101,6 +101,13 @@ class Board:
     #: location -> provinces a unit there can move to (any coast): support reach
     army_reach: Mapping[str, frozenset[str]] = field(default_factory=dict)
     fleet_reach: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    #: provinces that hold any number of fleets, never dislodged (1939 IV high oceans)
+    high_seas: frozenset[str] = frozenset()
+    #: canal province -> the seas its owner's fleets pass between without entering it
+    #: (The Twentieth Century's straits and canals)
+    canals: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    #: sea -> {other sea: canal province}: the extra fleet moves the canals make
+    canal_links: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     @classmethod
     def build(
@@ -109,6 +116,7 @@ class Board:
         army_edges: Iterable[tuple[str, str]],
         fleet_edges: Iterable[tuple[str, str]],
         strike_only: Iterable[tuple[str, str]] = (),
+        canals: Mapping[str, Iterable[str]] | None = None,
     ) -> Board:
         """Check the data and build the lookup tables (edges are both-ways)."""
         provs = {p.id: p for p in provinces}
@@ -140,6 +148,19 @@ class Board:
         strikes = frozenset(strike_only)
         for a, b in strikes:
             near[province_of(a)].add(province_of(b))
+        canal_seas = {c: frozenset(seas) for c, seas in (canals or {}).items()}
+        canal_links: dict[str, dict[str, str]] = {}
+        for canal, seas in canal_seas.items():
+            if canal not in provs or provs[canal].terrain is not Terrain.COAST:
+                raise VariantError(f"canal {canal!r} is not a coastal province")
+            for sea in seas:
+                if sea not in provs or provs[sea].terrain is not Terrain.SEA:
+                    raise VariantError(f"canal {canal!r}: {sea!r} is not a sea")
+                if sea not in near[canal]:
+                    raise VariantError(f"canal {canal!r} does not touch the sea {sea!r}")
+                for other in seas:
+                    if other != sea and other not in fleet[sea]:
+                        canal_links.setdefault(sea, {})[other] = canal
         return cls(
             provinces=provs,
             army_links={k: frozenset(v) for k, v in army.items()},
@@ -148,6 +169,10 @@ class Board:
             neighbours={k: frozenset(v) for k, v in near.items()},
             army_reach={k: frozenset(province_of(d) for d in v) for k, v in army.items()},
             fleet_reach={k: frozenset(province_of(d) for d in v) for k, v in fleet.items()},
+            high_seas=frozenset(p.id for p in provs.values()
+                                if p.capacity == 0 and p.terrain is Terrain.SEA),
+            canals=canal_seas,
+            canal_links=canal_links,
         )
 
     # -- queries -----------------------------------------------------------------
@@ -156,6 +181,10 @@ class Board:
         """Locations a unit of this type at ``location`` may move to."""
         table = self.army_links if unit is UnitType.ARMY else self.fleet_links
         return table.get(location, frozenset())
+
+    def canal_through(self, src: str, dest: str) -> str | None:
+        """The canal a fleet move ``src`` -> ``dest`` passes, if it is a canal move."""
+        return self.canal_links.get(src, {}).get(dest)
 
     def can_stand(self, unit: UnitType, location: str) -> bool:
         """May a unit of this type occupy this exact location?"""

@@ -12,7 +12,7 @@ from __future__ import annotations
 from .errors import IllegalOrderError
 from .geography import Board, UnitType, province_of
 from .options import Options
-from .orders import Convoy, Hold, Move, NoConvert, Order, SupportHold, SupportMove
+from .orders import Convoy, Hold, Move, NoConvert, Order, Permit, SupportHold, SupportMove
 from .position import Position, Unit
 
 
@@ -23,7 +23,7 @@ def _illegal(order: Order, reason: str) -> IllegalOrderError:
 def own_unit(position: Position, power: str, order: Order) -> Unit:
     """The ordering power's unit in the order's province (coast and type ignored:
     DATC 4.B.5, 4.C.2)."""
-    unit = position._at.get(province_of(order.location))
+    unit = position.unit_of(power, province_of(order.location))
     if unit is None:
         raise _illegal(order, f"there is no unit in {province_of(order.location).upper()}")
     if unit.power != power:
@@ -39,7 +39,7 @@ def fleet_destination(board: Board, unit: Unit, dest: str, options: Options, ord
     if prov is None:
         raise _illegal(order, f"unknown province {dest!r}")
     if not prov.coasts:
-        if prov.id in links:
+        if prov.id in links or board.canal_through(unit.location, prov.id):
             return prov.id
         raise _illegal(order, f"{unit} cannot move to {prov.id.upper()}"
                               f"{_level_note(board, unit.location, prov.id)}")
@@ -91,6 +91,30 @@ def army_can_reach(board: Board, position: Position, src: str, dest: str,
         board, position, src, dest, avoid)
 
 
+def canal_owner(board: Board, position: Position, canal: str) -> str | None:
+    """Who controls a canal: the owner of its supply centre (occupation alone does
+    not change that until centres change hands); for a canal that is no centre,
+    the power whose unit stands in it."""
+    if board.provinces[canal].supply_centre:
+        return position.centres.get(canal)
+    unit = position.unit_at(canal)
+    return unit.power if unit is not None else None
+
+
+def check_permit(board: Board, position: Position, power: str, order: Permit) -> Permit:
+    """A canal's owner may let another power's fleets through (this turn only)."""
+    canal = province_of(order.location)
+    if canal not in board.canals:
+        raise _illegal(order, f"{canal.upper()} is not a canal or strait")
+    owner = canal_owner(board, position, canal)
+    if owner != power:
+        who = f"{owner} controls it" if owner else "nobody controls it"
+        raise _illegal(order, f"only the owner of {canal.upper()} may permit passage ({who})")
+    if order.power == power:
+        raise _illegal(order, f"{power}'s own fleets pass {canal.upper()} without permission")
+    return order if order.location == canal else Permit(None, canal, order.power)
+
+
 def check_movement_order(
     board: Board, position: Position, power: str, order: Order, options: Options
 ) -> Order:
@@ -99,13 +123,14 @@ def check_movement_order(
     An order that is already normalised is returned as it is (no copy): this
     runs for every order of every phase.
     """
+    cls = type(order)
+    if cls is Permit:
+        return check_permit(board, position, power, order)  # type: ignore[arg-type]
     src_prov = province_of(order.location)
     unit = position._at.get(src_prov)
     if unit is None or unit.power != power:
-        own_unit(position, power, order)  # raises with the reason
-    assert unit is not None
+        unit = own_unit(position, power, order)  # raises with the reason
     same_unit = order.unit is unit.type and order.location == unit.location
-    cls = type(order)
     if cls is Hold:
         return order if same_unit else Hold(unit.type, unit.location)
     if isinstance(order, Move):
@@ -131,6 +156,9 @@ def check_movement_order(
             return order
         return Move(unit.type, unit.location, dest, order.via_convoy)
     if isinstance(order, (SupportHold, SupportMove)):
+        if src_prov in board.high_seas:
+            raise _illegal(order, f"a fleet on a high sea ({src_prov.upper()}) "
+                                  "cannot give support")
         tprov = province_of(order.target)
         target = position._at.get(tprov)
         if target is None:
@@ -154,7 +182,8 @@ def check_movement_order(
             raise _illegal(order, f"{unit} cannot reach {dprov.upper()}, so cannot support "
                                   f"there{_level_note(board, unit.location, dprov)}")
         if target.type is UnitType.FLEET:
-            if not board.reaches_province(UnitType.FLEET, target.location, dprov):
+            if not board.reaches_province(UnitType.FLEET, target.location, dprov) and \
+                    not board.canal_through(target.location, dprov):
                 raise _illegal(order, f"{target} cannot reach {dprov.upper()}")
             if order.dest != dprov and order.dest not in board.links(UnitType.FLEET,
                                                                      target.location):

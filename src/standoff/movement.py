@@ -61,7 +61,17 @@ class MovementAdjudicator:
         n = self.n = len(units)
         self.prov = [province_of(u.location) for u in units]
         self.power = [u.power for u in units]
-        self.occupant = {p: i for i, p in enumerate(self.prov)}
+        high = board.high_seas
+        #: province -> its unit; a high sea (any number of fleets, never dislodged:
+        #: 1939 IV 5.1) has no single occupant and is listed in ``in_high`` instead
+        self.occupant = {p: i for i, p in enumerate(self.prov) if p not in high}
+        self.in_high: dict[str, list[int]] = {}
+        if high:
+            for i, p in enumerate(self.prov):
+                if p in high:
+                    self.in_high.setdefault(p, []).append(i)
+        #: a move into a high sea: it always succeeds and attacks nobody
+        self.free = [False] * n
         self.kind = [_HOLD] * n
         self.dest = [""] * n  # move: destination province; support/convoy: target dest
         self.target = [-1] * n  # support/convoy: index of the unit supported
@@ -116,10 +126,14 @@ class MovementAdjudicator:
             else:
                 self.void[i] = True
         army_links = board.army_links
+        high = board.high_seas
         for i in moves:
             order = self.orders[i]
             assert isinstance(order, Move)
             d = dest[i]
+            if d in high:
+                self.free[i] = True
+                continue
             if self.units[i].type is UnitType.ARMY:
                 adjacent = d in army_links.get(self.prov[i], ())
                 convoyed = (not adjacent) or self._chooses_convoy(i, order)
@@ -140,6 +154,8 @@ class MovementAdjudicator:
                 self.strike[i] = True  # a convoyed army lands from the sea instead
             self.attackers.setdefault(d, []).append(i)
         for i in supports:
+            if self.in_high and kind[i] == _SUP_MOVE and target[i] < 0:
+                target[i] = self._high_sea_mover(i)
             t = target[i]
             if kind[i] == _SUP_HOLD:
                 if t >= 0 and kind[t] != _MOVE:
@@ -151,6 +167,20 @@ class MovementAdjudicator:
                 self.supports[t].append(i)
             else:
                 self.void[i] = True
+
+    def _high_sea_mover(self, supporter: int) -> int:
+        """The fleet a support-move means when it names a high sea holding several:
+        the one moving to the support's destination; of several, one of the
+        supporter's own power's; if several of other powers, none: the support
+        is void, as it cannot say whose move it backs."""
+        order = self.orders[supporter]
+        assert isinstance(order, SupportMove)
+        movers = [j for j in self.in_high.get(order.target, ())
+                  if self.kind[j] == _MOVE and self.dest[j] == self.dest[supporter]]
+        own = [j for j in movers if self.power[j] == self.power[supporter]]
+        if own:
+            return own[0]
+        return movers[0] if len(movers) == 1 else -1
 
     def _coast_matches(self, supporter: int, mover: int) -> bool:
         want = self.orders[supporter]
@@ -220,6 +250,8 @@ class MovementAdjudicator:
         return self._route(i, resolve)
 
     def _move(self, i: int) -> bool:
+        if self.free[i]:
+            return True  # a high sea is never full (1939 IV 5.1)
         resolve = self.resolver.resolve
         if self.convoyed[i] and (self.no_route[i] or not resolve(self.n + i)) and \
                 not self.fallback[i]:
@@ -238,7 +270,7 @@ class MovementAdjudicator:
         return True
 
     def _head_to_head(self, i: int, j: int) -> bool:
-        return (self.kind[j] == _MOVE and self.dest[j] == self.prov[i]
+        return (self.kind[j] == _MOVE and self.dest[j] == self.prov[i] and not self.free[j]
                 and not self._by_convoy(i) and not self._by_convoy(j))
 
     def _by_convoy(self, i: int) -> bool:
@@ -283,7 +315,8 @@ class MovementAdjudicator:
         if self.convoyed[k] and not self.fallback[k] and not resolve(self.n + k):
             return 0
         j = self.occupant.get(self.dest[k], -1)
-        if j >= 0 and self.kind[j] == _MOVE and self.dest[j] == self.prov[k]:
+        if j >= 0 and self.kind[j] == _MOVE and self.dest[j] == self.prov[k] and \
+                not self.free[j]:
             lost = self._head_to_head(k, j) or self.options.dislodged_bounce == "never"
             if lost and resolve(j):
                 return 0

@@ -37,6 +37,7 @@ from .orders import (
     Move,
     NoConvert,
     Order,
+    Permit,
     Remove,
     Retreat,
     SupportHold,
@@ -47,7 +48,8 @@ from .variant import Variant
 # token kinds
 _UNIT, _LOC, _KW, _POWER, _COAST = range(5)
 # keywords
-HOLD, MOVE, SUPPORT, CONVOY, RETREAT, DISBAND, BUILD, REMOVE, WAIVE_KW, VIA = range(10)
+HOLD, MOVE, SUPPORT, CONVOY, RETREAT, DISBAND, BUILD, REMOVE, WAIVE_KW, VIA, PERMIT, THROUGH = \
+    range(12)
 
 _KEYWORDS: dict[str, int] = {
     **dict.fromkeys(("h", "hold", "holds", "stand", "stands"), HOLD),
@@ -60,6 +62,8 @@ _KEYWORDS: dict[str, int] = {
     **dict.fromkeys(("remove", "removes"), REMOVE),
     **dict.fromkeys(("waive", "waives"), WAIVE_KW),
     **dict.fromkeys(("via", "by"), VIA),
+    **dict.fromkeys(("permit", "permits", "allow", "allows"), PERMIT),
+    **dict.fromkeys(("through", "thru", "past"), THROUGH),
 }
 _UNITS = {"a": UnitType.ARMY, "army": UnitType.ARMY, "f": UnitType.FLEET, "fleet": UnitType.FLEET}
 _COASTS = {
@@ -239,6 +243,14 @@ class _Reader:
             return t[1]  # type: ignore[return-value]
         return None
 
+    def power(self) -> str:
+        t = self.peek()
+        if t is None or t[0] != _POWER:
+            got = "the end of the order" if t is None else repr(_describe(t))
+            raise InvalidOrderError(self.text, f"expected the power to permit, found {got}")
+        self.i += 1
+        return str(t[1])
+
     def loc(self, what: str) -> str:
         t = self.peek()
         if t is None or t[0] != _LOC:
@@ -353,6 +365,12 @@ def _parse(text: str, lex: _Lexicon) -> Order:
         r.take_kw(BUILD)
         r.end()
         return WAIVE
+    if r.take_kw(PERMIT) is not None:  # "PERMIT ITALY [THROUGH] CAI"
+        power = r.power()
+        r.take_kw(THROUGH, VIA)
+        loc = r.loc("the canal the permission is for")
+        r.end()
+        return Permit(None, loc, power)
     lead = r.take_kw(BUILD, REMOVE, DISBAND)
     if lead is not None:
         unit = r.unit()
@@ -361,7 +379,11 @@ def _parse(text: str, lex: _Lexicon) -> Order:
         return Build(unit, loc) if lead == BUILD else Remove(unit, loc)
     unit = r.unit()
     loc = r.loc("a unit's province")
-    kw = r.take_kw(HOLD, MOVE, SUPPORT, CONVOY, RETREAT, DISBAND, BUILD, REMOVE)
+    kw = r.take_kw(HOLD, MOVE, SUPPORT, CONVOY, RETREAT, DISBAND, BUILD, REMOVE, PERMIT)
+    if kw == PERMIT:  # "CAI PERMIT ITALY"
+        power = r.power()
+        r.end()
+        return Permit(None, loc, power)
     if kw is None:
         t = r.peek()
         if t is None:

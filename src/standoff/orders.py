@@ -171,6 +171,19 @@ class NoConvert(Order):
         return f"{_unit(self.unit, self.location)} NO CONVERT"
 
 
+@dataclass(frozen=True, slots=True, repr=False)
+class Permit(Order):
+    """The owner of a canal lets ``power``'s fleets pass it this turn (The
+    Twentieth Century's straits and canals: "owning players may also allow
+    other players to send fleets through"). ``location`` is the canal; no unit."""
+
+    power: str
+    kind: ClassVar[str] = "permit"
+
+    def __str__(self) -> str:
+        return f"{_loc(self.location)} PERMIT {self.power.upper()}"
+
+
 WAIVE = Waive(None, "")
 
 MOVEMENT_ORDERS = (Hold, Move, SupportHold, SupportMove, Convoy)

@@ -115,6 +115,31 @@ class Position:
         """The unit in a province (for a multi-unit province: the first)."""
         return self._at.get(province)
 
+    def unit_of(self, power: str, province: str) -> Unit | None:
+        """``power``'s unit in a province, or the unit there if it has no such unit.
+
+        Spaces that hold several units (1939 IV high oceans) are why an order
+        names its power's unit, not simply the one unit in the space.
+        """
+        unit = self._at.get(province)
+        if unit is None or unit.power == power:
+            return unit
+        for u in self.units_in(province):
+            if u.power == power:
+                return u
+        return unit
+
+    def units_in(self, province: str) -> list[Unit]:
+        """Every unit in a province (several only in spaces of unlimited capacity)."""
+        first = self._index.get(province)
+        if first is None:
+            return []
+        out = []
+        for u in self.units[first:]:
+            if province_of(u.location) == province:
+                out.append(u)
+        return out
+
     def units_of(self, power: str) -> list[Unit]:
         return [u for u in self.units if u.power == power]
 
@@ -130,6 +155,7 @@ class Position:
     @classmethod
     def initial(cls, variant: Variant) -> Position:
         units = [Unit(p.id, t, loc) for p in variant.powers.values() for t, loc in p.units]
+        units += [Unit(variant.neutral, t, loc) for t, loc in variant.neutral_units]
         centres = {province_of(c): p.id for p in variant.powers.values() for c in p.home_centres}
         return cls(variant.name, variant.start, tuple(units), centres)
 
@@ -361,4 +387,6 @@ def _unit(variant: Variant, power: str, text: str) -> Unit:
     loc = loc.strip().lower()
     if province_of(loc) not in variant.board.provinces:
         raise NotationError(f"unknown province in unit {text!r}")
-    return Unit(variant.power(power), unit_type, loc)
+    owner = variant.neutral if variant.neutral and power.strip().lower() == variant.neutral \
+        else variant.power(power)
+    return Unit(owner, unit_type, loc)

@@ -31,7 +31,8 @@ class Reason(str, Enum):
     CIVIL_DISORDER = "civil_disorder"  # order supplied by the civil-disorder rule
     NOT_ALLOWED = "not_allowed"  # adjustment beyond what the power may do
     NO_ENTRY = "no_entry"  # the attack succeeded along a strike-only link: no entry
-    NOTED = "noted"  # a standing instruction (NO CONVERT), recorded
+    NOTED = "noted"  # a standing instruction (NO CONVERT, PERMIT), recorded
+    NO_PASSAGE = "no_passage"  # a canal move without its owner's permission: unit holds
 
     def describe(self) -> str:
         return _TEXT[self]
@@ -52,6 +53,7 @@ _TEXT = {
     Reason.NOT_ALLOWED: "not allowed",
     Reason.NO_ENTRY: "the attack succeeded but the unit may not enter from there",
     Reason.NOTED: "noted",
+    Reason.NO_PASSAGE: "no passage: the canal's owner did not permit it",
 }
 
 

@@ -4,7 +4,9 @@ A dislodged unit may retreat to a location it could move to, that is empty
 after the movement phase, was not left empty by a stand-off, and is not the
 province its attacker came from, unless that attack came by convoy (2023
 rulebook, DATC 4.A.5). Two retreats to one province both fail and both units
-are disbanded. A unit with no order is disbanded.
+are disbanded. A unit with no order is disbanded. A high sea (a space of
+unlimited capacity, 1939 IV rule 5.1) is never full: any number of fleets may
+retreat there, whoever is already in it.
 """
 
 from __future__ import annotations
@@ -30,9 +32,10 @@ def retreat_options(
     u = dislodged.unit
     blocked_origin = not (dislodged.via_convoy and options.convoy_retreat == "allowed")
     out = []
+    high = board.high_seas
     for loc in board.links(u.type, u.location):
         prov = province_of(loc)
-        if prov in occupied or prov in contested:
+        if (prov in occupied or prov in contested) and prov not in high:
             continue
         if blocked_origin and prov == dislodged.attacker_from:
             continue
@@ -68,6 +71,7 @@ def check_retreat(
 def adjudicate_retreats(
     dislodged: Iterable[Dislodged],
     orders: dict[str, Order],
+    high_seas: frozenset[str] = frozenset(),
 ) -> tuple[list[OrderResult], list[Unit]]:
     """Resolve legal, normalised retreat orders keyed by the unit's province.
 
@@ -75,7 +79,7 @@ def adjudicate_retreats(
     """
     targets: dict[str, int] = {}
     for o in orders.values():
-        if isinstance(o, Retreat):
+        if isinstance(o, Retreat) and province_of(o.dest) not in high_seas:
             p = province_of(o.dest)
             targets[p] = targets.get(p, 0) + 1
     results: list[OrderResult] = []
@@ -86,7 +90,7 @@ def adjudicate_retreats(
         if isinstance(given, Retreat):
             order = given
             p = province_of(order.dest)
-            if targets[p] > 1:
+            if targets.get(p, 0) > 1:
                 others = tuple(sorted(
                     prov for prov, o in orders.items()
                     if isinstance(o, Retreat) and province_of(o.dest) == p and prov != u.province

@@ -63,14 +63,31 @@ class Victory:
     units: int = 0
     unit_in: str = ""
     after: Phase | None = None
+    #: for ``centres``: checked when this season's movement phase begins
+    #: (The Twentieth Century: "at the beginning of a Fall turn"); None: when
+    #: centres change hands after the year's last season
+    at_start_of: int | None = None
 
     def describe(self, calendar: Calendar) -> str:
+        if self.centres and self.at_start_of is not None:
+            return (f"{self.centres} supply centres at the beginning of a "
+                    f"{calendar.seasons[self.at_start_of]} turn")
         if self.centres:
             return f"{self.centres} supply centres"
         if self.units:
             return f"{self.units} units on the board at the end of a {calendar.adjustment_season}"
         after = self.after.long_name(calendar) if self.after else "?"
         return f"the last unit in {self.unit_in.upper()} after {after}"
+
+
+@dataclass(frozen=True, slots=True)
+class BuildCentre:
+    """A space where ``power`` may build although it is not a supply centre,
+    while it owns at least one of ``requires_any`` (1939 IV rules 4.1-4.3, 7.1)."""
+
+    province: str
+    power: str
+    requires_any: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +121,13 @@ class Variant:
     #: notation: word -> why it is not a location (e.g. a missing board level)
     hints: Mapping[str, str] = field(default_factory=dict)
     timeline: Timeline | None = None
+    #: the id given to units in civil disorder that belong to no power (1939 IV
+    #: neutral armies), "" if none; such units always hold and never retreat
+    neutral: str = ""
+    neutral_units: tuple[tuple[UnitType, str], ...] = ()
+    #: build centres: non-centre spaces where a power may also build, each with
+    #: the centres of which it must own at least one (1939 IV Persia, Archangel)
+    build_centres: Mapping[str, BuildCentre] = field(default_factory=dict)
 
     def board_at(self, phase: Phase) -> Board:
         """The map in force during ``phase`` (one board unless a hook changes it)."""
@@ -304,6 +328,7 @@ def build_board(data: Mapping[str, Any]) -> Board:
         _edges(adj.get("army", "")),
         _edges(adj.get("fleet", "")),
         _edges(adj.get("strike_only", "")),
+        {str(c): [str(x) for x in seas] for c, seas in data.get("canals", {}).items()},
     )
 
 
@@ -338,7 +363,20 @@ def _victory(data: Mapping[str, Any], calendar: Calendar) -> Victory:
         raise VariantError("[victory] needs exactly one of centres, units, unit_in")
     if "unit_in" in v:
         return Victory(unit_in=str(v["unit_in"]), after=Phase.parse(str(v["after"]), calendar))
-    return Victory(centres=int(v.get("centres", 0)), units=int(v.get("units", 0)))
+    at = v.get("at_start_of")
+    if at is not None and (not v.get("centres") or at not in calendar.seasons):
+        raise VariantError("[victory] at_start_of names a season of the calendar "
+                           f"({', '.join(calendar.seasons)}) and goes with centres")
+    return Victory(centres=int(v.get("centres", 0)), units=int(v.get("units", 0)),
+                   at_start_of=None if at is None else calendar.seasons.index(at))
+
+
+def _unit_spec(board: Board, text: str, owner: str) -> tuple[UnitType, str]:
+    kind, loc = text.split()
+    unit_type = UnitType(kind.upper())
+    if not board.can_stand(unit_type, loc):
+        raise VariantError(f"starting unit {text!r} of {owner} cannot stand there")
+    return unit_type, loc
 
 
 def _build(data: dict[str, Any]) -> Variant:
@@ -347,13 +385,7 @@ def _build(data: dict[str, Any]) -> Variant:
     calendar = _calendar(head, data.get("calendar", {}))
     powers = {}
     for pid, p in data["powers"].items():
-        units = []
-        for u in p.get("units", ()):
-            kind, loc = u.split()
-            unit_type = UnitType(kind.upper())
-            if not board.can_stand(unit_type, loc):
-                raise VariantError(f"starting unit {u!r} of {pid} cannot stand there")
-            units.append((unit_type, loc))
+        units = [_unit_spec(board, u, pid) for u in p.get("units", ())]
         homes = tuple(p["home_centres"])
         for h in homes:
             if not board.provinces[province_of(h)].supply_centre:
@@ -369,6 +401,19 @@ def _build(data: dict[str, Any]) -> Variant:
             if make is None:
                 raise VariantError(f"unknown rule hook {h!r} (known: {', '.join(sorted(HOOKS))})")
             timeline = make(data, board, calendar)
+    neutral = data.get("neutral", {})
+    neutral_units = tuple(_unit_spec(board, u, "neutral") for u in neutral.get("units", ()))
+    neutral_id = str(neutral.get("id", "neutral")) if neutral else ""
+    if neutral_id in powers:
+        raise VariantError(f"the neutral id {neutral_id!r} is also a power")
+    build_centres = {}
+    for prov, spec in data.get("build_centres", {}).items():
+        if prov not in board.provinces or spec.get("power") not in powers:
+            raise VariantError(f"build centre {prov!r}: unknown space or power")
+        if board.provinces[prov].supply_centre:
+            raise VariantError(f"build centre {prov!r} is a supply centre already")
+        build_centres[prov] = BuildCentre(prov, str(spec["power"]),
+                                          tuple(spec.get("requires_any", ())))
     builds = str(head.get("builds", "home"))
     stranded = str(head.get("stranded_fleets", "disband"))
     if builds not in ("home", "owned") or stranded not in ("disband", "army"):
@@ -389,6 +434,9 @@ def _build(data: dict[str, Any]) -> Variant:
         hints={str(k).lower(): str(m)
                for k, m in data.get("notation", {}).get("hints", {}).items()},
         timeline=timeline,
+        neutral=neutral_id,
+        neutral_units=neutral_units,
+        build_centres=build_centres,
     )
 
 
