@@ -10,7 +10,7 @@ raises anything but :class:`CaseFileError`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Set
+from collections.abc import Iterable, Iterator, Set
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -104,10 +104,15 @@ def read_cases(path: str) -> list[Case]:
     return cases
 
 
-def _power_and_rest(variant: Variant, case: Case, no: int, line: str) -> tuple[str, str]:
+def _power_and_rest(variant: Variant, case: Case, no: int, line: str,
+                    neutral: bool = False) -> tuple[str, str]:
+    """The power of a ``Power: ...`` line; with ``neutral``, units in civil
+    disorder may be listed too (1939 IV: ``Neutral: A fin``)."""
     power, sep, rest = line.partition(":")
     if not sep:
         raise CaseFileError(case.path, no, f"expected 'Power: ...', found {line!r}")
+    if neutral and variant.neutral and power.strip().lower() == variant.neutral:
+        return variant.neutral, rest.strip()
     try:
         return variant.power(power), rest.strip()
     except StandoffError as exc:
@@ -117,7 +122,7 @@ def _power_and_rest(variant: Variant, case: Case, no: int, line: str) -> tuple[s
 def _units(variant: Variant, case: Case, name: str) -> list[Unit]:
     out = []
     for no, line in case.sections.get(name, []):
-        power, rest = _power_and_rest(variant, case, no, line)
+        power, rest = _power_and_rest(variant, case, no, line, neutral=True)
         try:
             o = parse_order(rest, variant)
         except StandoffError as exc:
@@ -189,13 +194,14 @@ def run_case(case: Case) -> list[str]:
     position, orders, options, variant = build_position(case)
     outcome = adjudicate(position, orders, options, variant)
     nxt = outcome.next_position
-    got_units = {(u.power, u.type, u.location) for u in nxt.units}
+    got_units = _counted((u.power, u.type, u.location) for u in nxt.units)
     got_dis = {(d.unit.power, d.unit.type, d.unit.location) for d in nxt.dislodged}
     if case.same:
-        want_units = {(u.power, u.type, u.location) for u in position.units}
+        want_units = _counted((u.power, u.type, u.location) for u in position.units)
         want_dis: set[tuple[str, UnitType, str]] = set()
     else:
-        want_units = {(u.power, u.type, u.location) for u in _units(variant, case, "POSTSTATE")}
+        want_units = _counted((u.power, u.type, u.location)
+                              for u in _units(variant, case, "POSTSTATE"))
         want_dis = {(u.power, u.type, u.location)
                     for u in _units(variant, case, "POSTSTATE_DISLODGED")}
     diffs = []
@@ -208,6 +214,17 @@ def run_case(case: Case) -> list[str]:
                    for u in _units(variant, case, "POSTSTATE_SUPPLYCENTER_OWNERS")}
         diffs += _diff("centres", want_sc, set(nxt.centres.items()))
     return diffs
+
+
+def _counted(units: Iterable[tuple[str, UnitType, str]]) -> set[tuple[object, ...]]:
+    """Units as a set that still counts duplicates (several fleets of one power
+    on one high sea): the second is ``(power, type, loc, 2)``."""
+    seen: dict[tuple[str, UnitType, str], int] = {}
+    out: set[tuple[object, ...]] = set()
+    for u in units:
+        n = seen[u] = seen.get(u, 0) + 1
+        out.add(u if n == 1 else (*u, n))
+    return out
 
 
 def _diff(what: str, want: Set[tuple[object, ...]], got: Set[tuple[object, ...]]) -> list[str]:

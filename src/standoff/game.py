@@ -76,7 +76,9 @@ class Game:
         pos = self.position
         kind = pos.phase.kind
         if kind is PhaseKind.MOVEMENT:
-            return sorted({u.power for u in pos.units})
+            board = self.variant.board_at(pos.phase)
+            owners = {pos.centres.get(c, "") for c in board.canals}  # they may PERMIT passage
+            return sorted(({u.power for u in pos.units} | owners) & set(self.variant.powers))
         if kind is PhaseKind.RETREAT:
             return sorted({d.unit.power for d in pos.dislodged})
         return sorted(adjustment_counts(self.variant, pos))
@@ -137,13 +139,18 @@ class Game:
         victory = self.variant.victory
         pos = self.position
         if victory.centres:
+            if victory.at_start_of is not None and not (
+                    pos.phase.kind is PhaseKind.MOVEMENT
+                    and pos.phase.season == victory.at_start_of):
+                return  # counted only as that season's turn begins
             counts = pos.centre_counts()
         elif victory.units:
             if pos.phase.year == before.phase.year:
                 return  # units count only when a Winter has ended
             counts = {}
             for u in pos.units:
-                counts[u.power] = counts.get(u.power, 0) + 1
+                if u.power != self.variant.neutral:
+                    counts[u.power] = counts.get(u.power, 0) + 1
         else:
             if victory.after is None or not pos.phase > victory.after:
                 return

@@ -18,6 +18,7 @@ from functools import cache, lru_cache
 
 from .adjustments import adjustment_counts, build_sites
 from .geography import Board, UnitType, province_of
+from .legality import canal_owner
 from .options import DEFAULT, Options
 from .orders import (
     WAIVE,
@@ -27,6 +28,7 @@ from .orders import (
     Hold,
     Move,
     Order,
+    Permit,
     Remove,
     Retreat,
     SupportHold,
@@ -47,7 +49,10 @@ def legal_orders(position: Position, options: Options = DEFAULT,
     board = v.board_at(position.phase)
     kind = position.phase.kind
     if kind is PhaseKind.MOVEMENT:
-        return _movement(board, position)
+        out = _movement(board, position, v.neutral)
+        if board.canals:
+            _permits(board, v, position, out)
+        return out
     if kind is PhaseKind.RETREAT:
         return _retreats(board, position, options)
     return _adjustments(board, v, position)
@@ -74,7 +79,10 @@ def _convoy_table(board: Board, fleets: frozenset[str], src: str
 def _basic(board: Board, unit: UnitType, loc: str) -> tuple[Order, ...]:
     """Hold and the overland/sea moves of a unit: fixed by the map."""
     links = board.army_links if unit is UnitType.ARMY else board.fleet_links
-    return (Hold(unit, loc), *(Move(unit, loc, d) for d in sorted(links.get(loc, ()))))
+    dests = set(links.get(loc, ()))
+    if unit is UnitType.FLEET:
+        dests.update(board.canal_links.get(loc, ()))  # passable with the owner's leave
+    return (Hold(unit, loc), *(Move(unit, loc, d) for d in sorted(dests)))
 
 
 UnitKey = tuple[UnitType, str]
@@ -95,8 +103,12 @@ def _supports(board: Board, unit: UnitType, loc: str
     prov = province_of(loc)
     holds: dict[UnitKey, SupportHold] = {}
     moves: dict[UnitKey, tuple[SupportMove, ...]] = {}
+    if province_of(loc) in board.high_seas:
+        return {}, {}  # fleets on a high sea cannot support (1939 IV 5.2)
     for t, table in reach_of.items():
         for other, theirs in table.items():
+            if t is UnitType.FLEET and other in board.canal_links:
+                theirs = theirs | frozenset(board.canal_links[other])
             oprov = province_of(other)
             if oprov == prov:
                 continue
@@ -116,9 +128,19 @@ def _nearby(board: Board, unit: UnitType, loc: str) -> tuple[str, ...]:
     return tuple(sorted({province_of(other) for _, other in (*holds, *moves)}))
 
 
-def _movement(board: Board, position: Position) -> LegalOrders:
+def _permits(board: Board, v: Variant, position: Position, out: LegalOrders) -> None:
+    """A canal's owner may permit each other power's fleets to pass it."""
+    for canal in sorted(board.canals):
+        owner = canal_owner(board, position, canal)
+        if owner is not None and owner in v.powers:
+            out.setdefault(owner, {})[canal] = [Permit(None, canal, p) for p in v.powers
+                                                if p != owner]
+
+
+def _movement(board: Board, position: Position, neutral: str) -> LegalOrders:
     fleets = position.convoy_seas
-    units = position.units
+    units = tuple(u for u in position.units if u.power != neutral) if neutral \
+        else position.units
     # convoy routes: the only part that depends on where other fleets stand
     convoys: dict[str, tuple[tuple[str, frozenset[str]], ...]] = {}
     convoy_jobs: dict[str, list[tuple[str, str]]] = {}
@@ -135,7 +157,7 @@ def _movement(board: Board, position: Position) -> LegalOrders:
                         convoy_jobs.setdefault(sea, []).append((src, d))
                     if d not in land:
                         by_convoy_only.setdefault(d, []).append((u, seas))
-    key_at = {province_of(u.location): (u.type, u.location) for u in units}
+    key_at = {province_of(u.location): (u.type, u.location) for u in position.units}
     out: LegalOrders = {}
     for u in units:
         loc, t = u.location, u.type
