@@ -105,6 +105,7 @@ def _bootstrap() -> None:
 
 _bootstrap()
 
+import variant_openings  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
 from diplomacy import Game  # noqa: E402  (AGPL: benchmark environment only)
 
 import standoff  # noqa: E402
@@ -957,6 +958,7 @@ def main(argv: list[str] | None = None) -> int:
             "diplomacy_ns": a.dip,
         }
         args.json.write_text(json.dumps(out, indent=1))
+    variant_openings.report(sets=50, repeat=args.repeat)
     return 0
 
 
