@@ -334,6 +334,15 @@ def variants_cmd() -> None:
         click.echo(f"{'':14} {v.description}")
 
 
+def _plain(value: object) -> str:
+    """A summary figure for people: lists and tables without Python's brackets."""
+    if isinstance(value, dict):
+        return ", ".join(f"{k.upper()} ({_plain(v)})" for k, v in value.items())
+    if isinstance(value, list):
+        return " ".join(str(x).upper() for x in value)
+    return str(value)
+
+
 @cli.command("check-variant")
 @click.argument("names", nargs=-1, required=True)
 @friendly
@@ -351,6 +360,10 @@ def check_variant_cmd(names: tuple[str, ...]) -> None:
                    f"{len(v.powers)} powers, {info['units']} starting units, "
                    f"{info['boards']} board(s); starts {info['start']}; "
                    f"victory: {info['victory']}")
+        extras = [f"{k}: {_plain(info[k])}" for k in ("neutral units", "high seas", "canals",
+                                                       "build centres") if info[k]]
+        if extras:
+            click.echo("  " + "; ".join(extras))
         for p in problems:
             click.echo(f"  problem: {p}")
         click.echo(f"  {'ok' if not problems else f'{len(problems)} problem(s)'}")

@@ -13,7 +13,10 @@ sound) and :func:`variant_summary` the figures worth printing. Checks:
 * the starting position is legal (one unit a space, each on a space it can
   stand on);
 * a changing map: every schedule names real spaces, and every board it
-  produces passes the map checks above.
+  produces passes the map checks above;
+* special spaces: unlimited capacity only on seas (high seas), build centres
+  on spaces their power's units can stand on, canals between real seas (the
+  loader already refuses a canal that does not touch its seas).
 """
 
 from __future__ import annotations
@@ -45,6 +48,16 @@ def check_variant(v: Variant) -> list[str]:
         problems.append(f"victory needs {vic.centres} centres but the map has {centres}")
     if vic.unit_in and vic.unit_in not in v.board.provinces:
         problems.append(f"victory names unknown space {vic.unit_in!r}")
+    for p in v.board.provinces.values():
+        if p.capacity == 0 and p.terrain is not Terrain.SEA:
+            problems.append(f"{p.id}: only a sea may hold any number of units")
+    for prov, bc in v.build_centres.items():
+        locs = v.board.locations_of(prov)
+        if not any(v.board.can_stand(t, loc) for t in UnitType for loc in locs):
+            problems.append(f"build centre {prov}: no unit can stand there")
+        for c in bc.requires_any:
+            if c not in v.board.provinces or not v.board.provinces[c].supply_centre:
+                problems.append(f"build centre {prov} depends on {c}, which is no centre")
     return problems
 
 
@@ -131,6 +144,10 @@ def variant_summary(v: Variant) -> dict[str, object]:
         "centres": len(v.supply_centres),
         "homes": homes,
         "units": sum(len(p.units) for p in v.powers.values()),
+        "neutral units": len(v.neutral_units),
+        "high seas": sorted(board.high_seas),
+        "canals": {c: sorted(s) for c, s in sorted(board.canals.items())},
+        "build centres": {p: bc.power for p, bc in sorted(v.build_centres.items())},
         "start": v.start.long_name(v.calendar),
         "victory": v.victory.describe(v.calendar),
         "boards": sum(1 for _ in _boards(v)) if v.timeline else 1,
