@@ -168,7 +168,8 @@ class Game:
         """End the game in a draw shared by ``powers`` (default: all with units)."""
         if self.is_over:
             raise GameStateError("the game is over")
-        alive = {u.power for u in self.position.units} | set(self.position.centres.values())
+        alive = ({u.power for u in self.position.units} | set(self.position.centres.values())) \
+            & set(self.variant.powers)  # units in civil disorder share nothing
         chosen = sorted({self.variant.power(p) for p in powers} if powers else alive)
         dead = [p for p in chosen if p not in alive]
         if dead:
