@@ -113,7 +113,7 @@ def _lexicon(variant: Variant) -> _Lexicon:
         for name in (pid, prov.name, *prov.aliases):
             add(name, (_LOC, pid))
     for p in variant.powers.values():
-        for name in (p.id, p.name, p.adjective, p.name + "'s"):
+        for name in (p.id, p.name, p.adjective, p.name + "'s", *p.aliases):
             add(name, (_POWER, p.id))
     for w, kw in _KEYWORDS.items():
         words[w] = (_KW, kw)

@@ -98,6 +98,8 @@ class Power:
     home_centres: tuple[str, ...]
     #: starting units as (type, location)
     units: tuple[tuple[UnitType, str], ...]
+    #: other names orders may use (The Twentieth Century's text spells "Columbia")
+    aliases: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -168,7 +170,7 @@ class Variant:
 def _power_table(variant: Variant) -> dict[str, str]:
     table: dict[str, str] = {}
     for p in variant.powers.values():
-        for key in (p.id, p.name, p.adjective):
+        for key in (p.id, p.name, p.adjective, *p.aliases):
             table[key.lower()] = p.id
     return table
 
@@ -390,7 +392,8 @@ def _build(data: dict[str, Any]) -> Variant:
         for h in homes:
             if not board.provinces[province_of(h)].supply_centre:
                 raise VariantError(f"home centre {h!r} of {pid} is not a supply centre")
-        powers[pid] = Power(pid, p["name"], p.get("adjective", p["name"]), homes, tuple(units))
+        powers[pid] = Power(pid, p["name"], p.get("adjective", p["name"]), homes, tuple(units),
+                            tuple(p.get("aliases", ())))
     hooks = tuple(head.get("hooks", ()))
     timeline = None
     if hooks:
