@@ -28,7 +28,8 @@ VARIANTS = sorted({load_variant(str(p)).name for p in available_variants().value
 
 
 def test_the_five_variants_and_standard_are_bundled() -> None:
-    assert {"standard", "sahara", "twin-earths", "city-country"} <= set(VARIANTS)
+    assert {"standard", "sahara", "twin-earths", "city-country", "twentieth-century",
+            "1939-iv"} <= set(VARIANTS)
 
 
 @pytest.mark.parametrize("name", VARIANTS)
@@ -55,8 +56,11 @@ def _play(g: Game, rng: random.Random, years: int) -> int:
         pos = g.position
         board = v.board_at(pos.phase)
         pos.check(v)  # one unit a space, each on a space it can stand on
-        provinces = [u.province for u in pos.units]
+        provinces = [u.province for u in pos.units if u.province not in board.high_seas]
         assert len(provinces) == len(set(provinces))
+        for u in pos.units:
+            if u.province in board.high_seas:
+                assert u.type.value == "F", u  # high seas hold fleets only (1939 IV 5.1)
         for c in pos.centres:
             assert board.provinces[c].supply_centre, (c, pos.phase)
         assert len(pos.centres) <= sum(1 for p in board.provinces.values() if p.supply_centre)
@@ -99,7 +103,8 @@ def _cli_turn(runner: CliRunner, game: str, rng: random.Random) -> str:
     return res.output
 
 
-@pytest.mark.parametrize("name", ["sahara", "twin-earths", "city-country"])
+@pytest.mark.parametrize("name", ["sahara", "twin-earths", "city-country", "twentieth-century",
+                                  "1939-iv"])
 def test_cli_plays_a_variant_from_new(name: str, tmp_path: Path) -> None:
     """`standoff new --variant NAME`, then orders and process through the CLI."""
     runner = CliRunner()
@@ -168,3 +173,55 @@ def test_cli_city_country_game_reaches_its_victory(tmp_path: Path) -> None:
     assert runner.invoke(cli, ["orders", game, "russia", "A Holland - Amsterdam"]).exit_code == 0
     output = runner.invoke(cli, ["process", game]).output
     assert "game over: Russia wins (18 supply centres)" in output
+
+
+def _near_victory(name: str, power: str, need: int, phase: str) -> tuple[str, str]:
+    """A position where ``power`` owns ``need - 1`` centres and has one army next
+    to an unowned centre: (compact position text, the army's move)."""
+    v = load_variant(name)
+    board = v.board
+    homes = v.powers[power].home_centres
+    home, target = next(
+        (h, t) for h in sorted(homes) if board.provinces[h].is_land
+        for t in sorted(board.army_links.get(h, ()))
+        if board.provinces[t].supply_centre and t not in homes
+    )
+    others = sorted(v.supply_centres - {home, target})
+    owned = [home, *others[: need - 2]]
+    start = (f"{name} | {phase} | {power}: A {home.upper()} | {power}: "
+             f"{' '.join(c.upper() for c in owned)} | - | -")
+    return start, f"A {home} - {target}"
+
+
+def test_cli_1939_iv_game_reaches_its_victory(tmp_path: Path) -> None:
+    """1939 IV 6.1 from the CLI: twenty supply centres win."""
+    start, move = _near_victory("1939-iv", "italy", 20, "F1939M")
+    runner = CliRunner()
+    game = str(tmp_path / "g.json")
+    res = runner.invoke(cli, ["new", game, "--variant", "1939-iv", "--position",
+                              _write(tmp_path, start)])
+    assert res.exit_code == 0, res.output
+    assert runner.invoke(cli, ["orders", game, "italy", move]).exit_code == 0
+    output = runner.invoke(cli, ["process", game]).output
+    assert "game over: Italy wins (20 supply centres)" in output
+
+
+def test_cli_twentieth_century_victory_comes_at_the_start_of_fall(tmp_path: Path) -> None:
+    """20th Victory Conditions from the CLI: 74 centres "at the beginning of a Fall
+    turn". Britain takes its 74th in Fall 1933; it has not won after that Fall,
+    nor after the Winter or the Spring's moves until the Fall 1934 turn begins."""
+    start, move = _near_victory("twentieth-century", "britain", 74, "F1933M")
+    runner = CliRunner()
+    game = str(tmp_path / "g.json")
+    res = runner.invoke(cli, ["new", game, "--variant", "20th", "--position",
+                              _write(tmp_path, start)])
+    assert res.exit_code == 0, res.output
+    assert runner.invoke(cli, ["orders", game, "britain", move]).exit_code == 0
+    output = runner.invoke(cli, ["process", game]).output
+    assert "game over" not in output and "now: Winter 1933" in output
+    assert storage.load(game).position.centre_counts()["britain"] == 74
+    output = runner.invoke(cli, ["process", game]).output
+    assert "game over" not in output and "now: Spring 1934" in output
+    output = runner.invoke(cli, ["process", game]).output
+    assert "game over: Britain wins (74 supply centres at the beginning of a Fall turn)" \
+        in output
