@@ -18,11 +18,11 @@ from typing import Any
 
 from .adjudicator import PhaseResult, adjudicate, check_order, read_orders
 from .adjustments import adjustment_counts
-from .errors import GameStateError, InvalidOrderError, StandoffError
+from .errors import GameStateError, IllegalOrderError, InvalidOrderError, StandoffError
 from .geography import province_of
 from .notation import parse_order
 from .options import DEFAULT, Options
-from .orders import NoConvert, Order, Waive
+from .orders import NoConvert, Order, Permit, Waive
 from .phase import PhaseKind
 from .position import Position
 from .results import OrderResult
@@ -103,14 +103,27 @@ class Game:
             checked.append(check_order(self.position, pid, order, self.options, self.variant))
         pending = {} if replace_all else dict(self.orders.get(pid, {}))
         waives = sum(1 for k in pending if k.startswith("waive"))
+        high = self.variant.board_at(self.position.phase).high_seas
+        shared: dict[str, int] = {}  # high sea -> orders given for it in this call
         for order in checked:
+            prov = province_of(order.location)
             if isinstance(order, Waive):
                 pending[f"waive{waives}"] = order
                 waives += 1
             elif isinstance(order, NoConvert):
-                pending[f"note:{province_of(order.location)}"] = order  # beside the unit's order
+                pending[f"note:{prov}"] = order  # beside the unit's order
+            elif isinstance(order, Permit):
+                pending[f"permit:{prov}:{order.power}"] = order
+            elif prov in high:
+                if prov not in shared:
+                    pending = {k: o for k, o in pending.items() if k.split("#")[0] != prov}
+                n = shared[prov] = shared.get(prov, 0) + 1
+                if n > sum(1 for u in self.position.units_in(prov) if u.power == pid):
+                    raise IllegalOrderError(str(order), f"more orders than {pid} has units "
+                                                        f"in {prov.upper()}")
+                pending[f"{prov}#{n}"] = order
             else:
-                pending[province_of(order.location)] = order
+                pending[prov] = order
         self.orders[pid] = pending
         return checked
 

@@ -10,6 +10,11 @@ convoy could also make is offered both plain and ``VIA CONVOY``. Supports are
 offered without a coast (a coastless support matches a move to any coast).
 Convoy routes depend only on where fleets stand, so they are memoised per
 fleet layout: consecutive phases of a game mostly reuse them.
+
+Orders are listed per location, so a power with several fleets on one high
+sea (1939 IV) gets one list for that sea and picks from it once per fleet.
+Units in civil disorder get none; a canal's owner gets its PERMIT orders under
+the canal's id.
 """
 
 from __future__ import annotations
