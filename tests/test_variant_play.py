@@ -133,10 +133,15 @@ def test_cli_plays_sahara_to_its_end(tmp_path: Path) -> None:
     assert g.is_over and g.history[-1].position.phase.year == 1911
 
 
-def _write(tmp_path: Path, text: str) -> str:
+def _new_from(tmp_path: Path, variant: str, start: str) -> tuple[CliRunner, str]:
+    """`standoff new --variant V --position FILE` on a compact position text."""
     path = tmp_path / "start.txt"
-    path.write_text(text)
-    return str(path)
+    path.write_text(start)
+    runner = CliRunner()
+    game = str(tmp_path / "g.json")
+    res = runner.invoke(cli, ["new", game, "--variant", variant, "--position", str(path)])
+    assert res.exit_code == 0, res.output
+    return runner, game
 
 
 def test_cli_twin_earths_game_reaches_its_victory(tmp_path: Path) -> None:
@@ -146,11 +151,7 @@ def test_cli_twin_earths_game_reaches_its_victory(tmp_path: Path) -> None:
     units = ", ".join(f"A {c.upper()}" for c in centres if c != "war1")
     owned = " ".join(c.upper() for c in centres)
     start = f"twin-earths | F1905M | russia: {units} | russia: {owned} | - | -"
-    runner = CliRunner()
-    game = str(tmp_path / "g.json")
-    res = runner.invoke(cli, ["new", game, "--variant", "twin", "--position",
-                              _write(tmp_path, start)])
-    assert res.exit_code == 0, res.output
+    runner, game = _new_from(tmp_path, "twin", start)
     assert "now: Winter 1905" in runner.invoke(cli, ["process", game]).output
     assert runner.invoke(cli, ["orders", game, "russia", "Build A war1"]).exit_code == 0
     output = runner.invoke(cli, ["process", game]).output
@@ -165,11 +166,7 @@ def test_cli_city_country_game_reaches_its_victory(tmp_path: Path) -> None:
     units = ", ".join(["A HOL", *(f"A {c.upper()}" for c in mine)])
     start = (f"city-country | F1901M | russia: {units} | russia: "
              f"{' '.join(c.upper() for c in mine)} | - | -")
-    runner = CliRunner()
-    game = str(tmp_path / "g.json")
-    res = runner.invoke(cli, ["new", game, "--variant", "city-country", "--position",
-                              _write(tmp_path, start)])
-    assert res.exit_code == 0, res.output
+    runner, game = _new_from(tmp_path, "city-country", start)
     assert runner.invoke(cli, ["orders", game, "russia", "A Holland - Amsterdam"]).exit_code == 0
     output = runner.invoke(cli, ["process", game]).output
     assert "game over: Russia wins (18 supply centres)" in output
@@ -196,11 +193,7 @@ def _near_victory(name: str, power: str, need: int, phase: str) -> tuple[str, st
 def test_cli_1939_iv_game_reaches_its_victory(tmp_path: Path) -> None:
     """1939 IV 6.1 from the CLI: twenty supply centres win."""
     start, move = _near_victory("1939-iv", "italy", 20, "F1939M")
-    runner = CliRunner()
-    game = str(tmp_path / "g.json")
-    res = runner.invoke(cli, ["new", game, "--variant", "1939-iv", "--position",
-                              _write(tmp_path, start)])
-    assert res.exit_code == 0, res.output
+    runner, game = _new_from(tmp_path, "1939-iv", start)
     assert runner.invoke(cli, ["orders", game, "italy", move]).exit_code == 0
     output = runner.invoke(cli, ["process", game]).output
     assert "game over: Italy wins (20 supply centres)" in output
@@ -211,11 +204,7 @@ def test_cli_twentieth_century_victory_comes_at_the_start_of_fall(tmp_path: Path
     turn". Britain takes its 74th in Fall 1933; it has not won after that Fall,
     nor after the Winter or the Spring's moves until the Fall 1934 turn begins."""
     start, move = _near_victory("twentieth-century", "britain", 74, "F1933M")
-    runner = CliRunner()
-    game = str(tmp_path / "g.json")
-    res = runner.invoke(cli, ["new", game, "--variant", "20th", "--position",
-                              _write(tmp_path, start)])
-    assert res.exit_code == 0, res.output
+    runner, game = _new_from(tmp_path, "20th", start)
     assert runner.invoke(cli, ["orders", game, "britain", move]).exit_code == 0
     output = runner.invoke(cli, ["process", game]).output
     assert "game over" not in output and "now: Winter 1933" in output
