@@ -243,6 +243,18 @@ def variant_data(name: str) -> dict[str, Any]:
     return copy.deepcopy(_read(_path_of(name)))
 
 
+def derivation(name: str) -> tuple[str | None, tuple[str, ...]]:
+    """The base variant a variant is derived from and the transforms applied
+    (``(None, ())`` for a variant of its own): what a drawing of it derives from."""
+    try:
+        with _path_of(name).open("rb") as fh:
+            derive = tomllib.load(fh).get("derive") or {}
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise VariantError(f"cannot read variant {name!r}: {exc}") from exc
+    base = derive.get("base")
+    return (str(base) if base else None), tuple(str(t) for t in derive.get("transforms", ()))
+
+
 @cache
 def _read(path: Path, depth: int = 0) -> dict[str, Any]:
     try:

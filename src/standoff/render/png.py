@@ -1,0 +1,19 @@
+"""SVG to PNG with resvg (a well-kept Rust rasteriser, MIT/Apache, bundled in
+the ``resvg-py`` wheel: no system libraries needed, unlike Cairo)."""
+
+from __future__ import annotations
+
+from ..errors import StandoffError
+
+
+def render_png(svg: str, width: int | None = None) -> bytes:
+    """PNG bytes of an SVG document, ``width`` pixels wide (default: its own size)."""
+    try:
+        import resvg_py
+    except ImportError as exc:  # pragma: no cover - a broken install
+        raise StandoffError("PNG output needs the resvg-py package "
+                            "(pip install resvg-py)") from exc
+    try:
+        return bytes(resvg_py.svg_to_bytes(svg_string=svg, width=width))
+    except ValueError as exc:
+        raise StandoffError(f"cannot rasterise the picture: {exc}") from exc

@@ -1,0 +1,368 @@
+"""Draw a position (and optionally its phase's orders) as an SVG document.
+
+Built with the standard library's ``xml.etree``: the picture is plain SVG 1.1
+that browsers and ``resvg`` both read. Every drawn thing carries its identity
+(``data-space``, ``data-unit``, ``data-centre``...), so tests and web
+front ends can find it without parsing shapes.
+
+What is drawn, bottom to top: spaces (seas, land filled by the owner of its
+centre, or by the power standing there with ``controllers``; impassable
+spaces hatched), links drawn as lines (land bridges, canals), centre markers,
+names, the phase's orders, units (armies round, fleets as hulls, in their
+power's colour; dislodged units offset with a red rim), and a legend with each
+power's colour, centres and units.
+"""
+
+from __future__ import annotations
+
+import math
+import xml.etree.ElementTree as ET
+from collections.abc import Iterable, Mapping, Sequence
+
+from ..geography import Terrain, UnitType, province_of
+from ..orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Remove,
+    Retreat,
+    SupportHold,
+    SupportMove,
+)
+from ..position import Position, Unit
+from ..results import OrderResult
+from ..variant import Variant, load_variant
+from .layout import Layout, Point, SpaceShape, layout_for
+
+SEA = "#a8c8e8"
+LAND = "#efe6cc"
+IMPASSABLE = "#9a9486"
+BACKGROUND = "#fbf8f1"
+INK = "#2b2b2b"
+NEUTRAL_UNIT = "#8d6e63"
+
+#: Standard's customary colours; other variants' powers take the palette in order
+CLASSIC = {"austria": "#c0392b", "england": "#283d8f", "france": "#4aa3df",
+           "germany": "#5d5d5d", "italy": "#2e9d4f", "russia": "#e8e8e8", "turkey": "#e7c11c"}
+PALETTE = ("#c0392b", "#283d8f", "#4aa3df", "#5d5d5d", "#2e9d4f", "#e8e8e8", "#e7c11c",
+           "#8e44ad", "#e67e22", "#16a085", "#d35490", "#7f8c3a", "#a0522d", "#34495e")
+
+
+def power_colours(variant: Variant) -> dict[str, str]:
+    """A fixed colour per power: the classic ones where the ids match."""
+    out: dict[str, str] = {}
+    free = [c for c in PALETTE if c not in {CLASSIC[p] for p in variant.powers if p in CLASSIC}]
+    for pid in variant.powers:
+        out[pid] = CLASSIC[pid] if pid in CLASSIC else free.pop(0) if free else "#777777"
+    if variant.neutral:
+        out[variant.neutral] = NEUTRAL_UNIT
+    return out
+
+
+def _tint(colour: str, amount: float = 0.45) -> str:
+    """A lighter version of a colour, for land (units keep the full colour)."""
+    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    r, g, b = (round(c + (255 - c) * amount) for c in (r, g, b))
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
+def _fmt(x: float) -> str:
+    return f"{x:.1f}".rstrip("0").rstrip(".")
+
+
+def _path(shape: SpaceShape) -> str:
+    return " ".join("M" + " L".join(f"{_fmt(x)} {_fmt(y)}" for x, y in ring) + " Z"
+                    for ring in shape.rings if ring)
+
+
+def render_svg(position: Position, *, orders: Mapping[str, Sequence[Order]] | None = None,
+               results: Sequence[OrderResult] | None = None, controllers: bool = False,
+               title: str = "") -> str:
+    """The board at ``position``; with ``orders`` (and their ``results`` once the
+    phase is adjudicated) the phase's orders drawn over it."""
+    drawing = _Drawing(position, load_variant(position.variant), layout_for(position.variant))
+    drawing.spaces(controllers)
+    drawing.connectors()
+    drawing.centres()
+    drawing.names()
+    if orders:
+        drawing.orders(orders, results or ())
+    drawing.units()
+    drawing.legend(title)
+    return drawing.text()
+
+
+class _Drawing:
+    def __init__(self, position: Position, variant: Variant, layout: Layout) -> None:
+        self.pos = position
+        self.v = variant
+        self.board = variant.board_at(position.phase)
+        self.layout = layout
+        self.colours = power_colours(variant)
+        self.u = max(layout.width, layout.height) / 150  # unit size
+        powers = len(variant.powers) + (1 if variant.neutral else 0)
+        self.legend_h = self.u * 3.2 * (math.ceil(powers / 4) + 1.6)
+        w, h = layout.width, layout.height + self.legend_h
+        self.root = ET.Element("svg", {
+            "xmlns": "http://www.w3.org/2000/svg", "viewBox": f"0 0 {_fmt(w)} {_fmt(h)}",
+            "width": _fmt(w), "height": _fmt(h), "data-variant": variant.name,
+            "data-phase": position.phase.name(variant.calendar)})
+        self._defs()
+        ET.SubElement(self.root, "rect", {"width": _fmt(w), "height": _fmt(h),
+                                          "fill": BACKGROUND})
+
+    def text(self) -> str:
+        ET.indent(self.root, space="")
+        return ET.tostring(self.root, encoding="unicode")
+
+    def _defs(self) -> None:
+        defs = ET.SubElement(self.root, "defs")
+        pat = ET.SubElement(defs, "pattern", {"id": "hatch", "width": "8", "height": "8",
+                                              "patternUnits": "userSpaceOnUse",
+                                              "patternTransform": "rotate(45)"})
+        ET.SubElement(pat, "rect", {"width": "8", "height": "8", "fill": IMPASSABLE})
+        ET.SubElement(pat, "line", {"x1": "0", "y1": "0", "x2": "0", "y2": "8",
+                                    "stroke": "#6f6a5f", "stroke-width": "3"})
+        for name, colour in (("arrow", INK), ("arrow-failed", "#b03a2e"),
+                             ("arrow-retreat", "#c0661b")):
+            m = ET.SubElement(defs, "marker", {
+                "id": name, "viewBox": "0 0 10 10", "refX": "8", "refY": "5",
+                "markerWidth": "5", "markerHeight": "5", "orient": "auto-start-reverse"})
+            ET.SubElement(m, "path", {"d": "M0 0 L10 5 L0 10 Z", "fill": colour})
+
+    # -- board -------------------------------------------------------------------------
+
+    def spaces(self, controllers: bool) -> None:
+        g = ET.SubElement(self.root, "g", {"id": "spaces", "stroke": INK,
+                                           "stroke-width": _fmt(self.u / 8),
+                                           "stroke-linejoin": "round"})
+        occupant = {province_of(u.location): u.power for u in self.pos.units}
+        discs = []
+        for sid, shape in self.layout.spaces.items():
+            prov = self.board.provinces.get(sid)
+            terrain = prov.terrain if prov else Terrain.IMPASSABLE
+            if terrain is Terrain.SEA:
+                fill = SEA
+            elif terrain is Terrain.IMPASSABLE:
+                fill = "url(#hatch)"
+            else:
+                owner = self.pos.centres.get(sid)
+                if owner is None and controllers and occupant.get(sid) in self.v.powers:
+                    owner = occupant[sid]
+                fill = _tint(self.colours[owner]) if owner in self.colours else LAND
+            attrs = {"data-space": sid, "data-terrain": terrain.value, "fill": fill}
+            if shape.disc:
+                discs.append((shape, attrs))
+                continue
+            ET.SubElement(g, "path", {**attrs, "d": _path(shape), "fill-rule": "evenodd"})
+        for shape, attrs in discs:  # Cities on top of their Countries
+            ET.SubElement(g, "circle", {**attrs, "cx": _fmt(shape.unit[0]),
+                                        "cy": _fmt(shape.unit[1]), "r": _fmt(shape.disc)})
+
+    def connectors(self) -> None:
+        g = ET.SubElement(self.root, "g", {"id": "connectors", "fill": "none"})
+        for c in self.layout.connectors:
+            colour = {"canal": "#1f6fb2", "bridge": "#b03a2e"}.get(c.kind, INK)
+            ET.SubElement(g, "polyline", {
+                "points": " ".join(f"{_fmt(x)},{_fmt(y)}" for x, y in c.points),
+                "stroke": colour, "stroke-width": _fmt(self.u / 3),
+                "stroke-dasharray": f"{_fmt(self.u / 2)} {_fmt(self.u / 3)}",
+                "data-link": f"{c.a}-{c.b}", "data-kind": c.kind})
+
+    def centres(self) -> None:
+        g = ET.SubElement(self.root, "g", {"id": "centres", "stroke": INK,
+                                           "stroke-width": _fmt(self.u / 10)})
+        for sid, shape in self.layout.spaces.items():
+            prov = self.board.provinces.get(sid)
+            if prov is None or not prov.supply_centre:
+                continue
+            at = shape.centre or shape.label
+            owner = self.pos.centres.get(sid)
+            ET.SubElement(g, "circle", {
+                "cx": _fmt(at[0]), "cy": _fmt(at[1]), "r": _fmt(self.u * 0.42),
+                "fill": self.colours.get(owner, "#ffffff") if owner else "#ffffff",
+                "data-centre": sid, "data-owner": owner or ""})
+
+    def names(self) -> None:
+        g = ET.SubElement(self.root, "g", {
+            "id": "names", "font-family": "DejaVu Sans, Arial, sans-serif",
+            "font-size": _fmt(self.u * 0.9), "fill": INK, "text-anchor": "middle"})
+        for sid, shape in self.layout.spaces.items():
+            t = ET.SubElement(g, "text", {"x": _fmt(shape.label[0]),
+                                          "y": _fmt(shape.label[1] + self.u * 0.3)})
+            t.text = sid.upper()
+        for caption, x, y in self.layout.captions:
+            t = ET.SubElement(self.root, "text", {
+                "x": _fmt(x), "y": _fmt(y), "font-size": _fmt(self.u * 3),
+                "font-family": "DejaVu Serif, serif", "text-anchor": "middle",
+                "font-weight": "bold", "fill": INK, "data-caption": caption})
+            t.text = caption
+
+    # -- pieces ------------------------------------------------------------------------
+
+    def units(self) -> None:
+        g = ET.SubElement(self.root, "g", {"id": "units", "stroke": INK,
+                                           "stroke-width": _fmt(self.u / 8)})
+        stacked: dict[str, int] = {}
+        for unit in self.pos.units:
+            at = self._spot(unit.location)
+            n = stacked[unit.province] = stacked.get(unit.province, 0) + 1
+            if n > 1:  # several fleets on a high sea: fan them out
+                angle = n * 2.1
+                at = (at[0] + math.cos(angle) * self.u * 1.6 * (1 + n // 4),
+                      at[1] + math.sin(angle) * self.u * 1.6 * (1 + n // 4))
+            self._unit(g, unit, at, dislodged=False)
+        for d in self.pos.dislodged:
+            at = self._spot(d.unit.location)
+            self._unit(g, d.unit, (at[0] + self.u * 1.1, at[1] - self.u * 1.1), dislodged=True)
+
+    def _spot(self, location: str) -> Point:
+        return self.layout.unit_spot(location)
+
+    def _unit(self, g: ET.Element, unit: Unit, at: Point, dislodged: bool) -> None:
+        s = self.u
+        x, y = at
+        grp = ET.SubElement(g, "g", {"data-unit": str(unit), "data-power": unit.power,
+                                     "data-location": unit.location,
+                                     "data-dislodged": "1" if dislodged else "0"})
+        fill = self.colours.get(unit.power, NEUTRAL_UNIT)
+        rim = {"stroke": "#c0392b", "stroke-width": _fmt(s / 4)} if dislodged else {}
+        if unit.type is UnitType.ARMY:
+            ET.SubElement(grp, "circle", {"cx": _fmt(x), "cy": _fmt(y), "r": _fmt(s * 0.8),
+                                          "fill": fill, **rim})
+        else:
+            hull = [(x - s, y - s * 0.1), (x + s, y - s * 0.1), (x + s * 0.6, y + s * 0.6),
+                    (x - s * 0.6, y + s * 0.6)]
+            sail = [(x - s * 0.1, y - s * 0.9), (x - s * 0.1, y - s * 0.2), (x + s * 0.6,
+                                                                            y - s * 0.2)]
+            for pts in (hull, sail):
+                ET.SubElement(grp, "polygon", {
+                    "points": " ".join(f"{_fmt(a)},{_fmt(b)}" for a, b in pts),
+                    "fill": fill, **rim})
+        dark = sum(int(fill[i:i + 2], 16) for i in (1, 3, 5)) < 380
+        t = ET.SubElement(grp, "text", {
+            "x": _fmt(x), "y": _fmt(y + s * (0.35 if unit.type is UnitType.ARMY else 0.45)),
+            "font-size": _fmt(s * 0.95), "font-family": "DejaVu Sans, Arial, sans-serif",
+            "font-weight": "bold", "text-anchor": "middle", "stroke": "none",
+            "fill": "#ffffff" if dark else INK})
+        t.text = unit.type.value
+
+    # -- orders ------------------------------------------------------------------------
+
+    def orders(self, orders: Mapping[str, Sequence[Order]],
+               results: Iterable[OrderResult]) -> None:
+        ok: dict[tuple[str, str], bool] = {}
+        for r in results:
+            if r.order is not None:
+                ok[(r.power, str(r.order))] = r.success
+        g = ET.SubElement(self.root, "g", {"id": "orders", "fill": "none"})
+        moves = {province_of(o.location): o for os in orders.values() for o in os
+                 if isinstance(o, Move)}
+        for power, items in sorted(orders.items()):
+            for o in items:
+                self._order(g, power, o, ok.get((power, str(o)), True), moves)
+
+    def _order(self, g: ET.Element, power: str, o: Order, success: bool,
+               moves: Mapping[str, Move]) -> None:
+        s = self.u
+        style = {"stroke": INK if success else "#b03a2e", "stroke-width": _fmt(s / 3.5),
+                 "data-order": str(o), "data-power": power,
+                 "data-result": "ok" if success else "failed"}
+        if not success:
+            style["stroke-dasharray"] = f"{_fmt(s / 2)} {_fmt(s / 3)}"
+        here = self._spot(o.location) if o.location else (0.0, 0.0)
+        if isinstance(o, (Move, Retreat)):
+            kind = "arrow-retreat" if isinstance(o, Retreat) else "arrow"
+            if not success:
+                kind = "arrow-failed"
+            if isinstance(o, Retreat) and success:
+                style["stroke"] = "#c0661b"
+            self._line(g, here, self._spot(o.dest), style, kind)
+        elif isinstance(o, SupportHold):
+            there = self._spot(self._at(o.target))
+            self._line(g, here, there, {**style, "stroke-dasharray": f"{_fmt(s / 3)} "
+                                        f"{_fmt(s / 4)}"}, None)
+            ET.SubElement(g, "circle", {**style, "cx": _fmt(there[0]), "cy": _fmt(there[1]),
+                                        "r": _fmt(s * 1.3)})
+        elif isinstance(o, SupportMove):
+            start = self._spot(self._at(o.target))
+            end = self._spot(o.dest)
+            mid = ((start[0] + end[0]) / 2, (start[1] + end[1]) / 2)
+            self._line(g, here, mid, {**style, "stroke-dasharray": f"{_fmt(s / 3)} "
+                                      f"{_fmt(s / 4)}"}, None)
+        elif isinstance(o, Convoy):
+            army = self._spot(self._at(o.target))
+            dotted = {**style, "stroke-dasharray": f"{_fmt(s / 6)} {_fmt(s / 4)}"}
+            self._line(g, army, here, dotted, None)
+            self._line(g, here, self._spot(o.dest), dotted, None)
+        elif isinstance(o, Hold):
+            ET.SubElement(g, "circle", {**style, "cx": _fmt(here[0]), "cy": _fmt(here[1]),
+                                        "r": _fmt(s * 1.4)})
+        elif isinstance(o, Build):
+            ET.SubElement(g, "rect", {**style, "x": _fmt(here[0] - s * 1.4),
+                                      "y": _fmt(here[1] - s * 1.4), "width": _fmt(s * 2.8),
+                                      "height": _fmt(s * 2.8), "stroke": "#1e8449"})
+        elif isinstance(o, (Remove, Disband)):
+            for dx in (-1, 1):
+                self._line(g, (here[0] - s * 1.2 * dx, here[1] - s * 1.2),
+                           (here[0] + s * 1.2 * dx, here[1] + s * 1.2),
+                           {**style, "stroke": "#b03a2e"}, None)
+
+    def _at(self, province: str) -> str:
+        unit = self.pos.unit_at(province_of(province))
+        return unit.location if unit is not None else province
+
+    def _line(self, g: ET.Element, a: Point, b: Point, style: dict[str, str],
+              marker: str | None) -> None:
+        # stop short of the target so the arrowhead does not sit on the unit
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        dist = math.hypot(dx, dy) or 1.0
+        cut = min(self.u * 1.1, dist / 3) if marker else 0.0
+        end = (b[0] - dx / dist * cut, b[1] - dy / dist * cut)
+        attrs = {**style, "x1": _fmt(a[0]), "y1": _fmt(a[1]), "x2": _fmt(end[0]),
+                 "y2": _fmt(end[1])}
+        if marker:
+            attrs["marker-end"] = f"url(#{marker})"
+        ET.SubElement(g, "line", attrs)
+
+    # -- legend ------------------------------------------------------------------------
+
+    def legend(self, title: str) -> None:
+        s = self.u
+        top = self.layout.height
+        g = ET.SubElement(self.root, "g", {"id": "legend",
+                                           "font-family": "DejaVu Sans, Arial, sans-serif",
+                                           "font-size": _fmt(s * 1.3), "fill": INK})
+        ET.SubElement(g, "rect", {"x": "0", "y": _fmt(top), "width": _fmt(self.layout.width),
+                                  "height": _fmt(self.legend_h), "fill": "#f1ece0",
+                                  "stroke": INK, "stroke-width": _fmt(s / 8)})
+        head = ET.SubElement(g, "text", {"x": _fmt(s), "y": _fmt(top + s * 2),
+                                         "font-weight": "bold"})
+        head.text = title or (f"{self.v.title}: "
+                              f"{self.pos.phase.long_name(self.v.calendar)}")
+        for i, note in enumerate(self.layout.notes):
+            t = ET.SubElement(g, "text", {"x": _fmt(self.layout.width - s),
+                                          "y": _fmt(top + s * 2 * (i + 1)),
+                                          "text-anchor": "end", "font-size": _fmt(s)})
+            t.text = note
+        counts = self.pos.centre_counts()
+        units: dict[str, int] = {}
+        for u in self.pos.units:
+            units[u.power] = units.get(u.power, 0) + 1
+        entries = [(p.id, p.name) for p in self.v.powers.values()]
+        if self.v.neutral:
+            entries.append((self.v.neutral, "Neutral (civil disorder)"))
+        col_w = self.layout.width / 4
+        for i, (pid, name) in enumerate(entries):
+            x = s + (i % 4) * col_w
+            y = top + s * 3.2 * (i // 4 + 1.6)
+            ET.SubElement(g, "rect", {"x": _fmt(x), "y": _fmt(y - s), "width": _fmt(s * 1.6),
+                                      "height": _fmt(s * 1.2), "fill": self.colours[pid],
+                                      "stroke": INK, "stroke-width": _fmt(s / 10),
+                                      "data-legend": pid})
+            t = ET.SubElement(g, "text", {"x": _fmt(x + s * 2.2), "y": _fmt(y)})
+            t.text = (f"{name}: {counts.get(pid, 0)} centres, {units.get(pid, 0)} units"
+                      if pid != self.v.neutral else f"{name}: {units.get(pid, 0)} units")
