@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import VariantError
+from ..geography import Board
 from ..variant import Variant, derivation, load_variant
 
 Point = tuple[float, float]
@@ -178,24 +179,29 @@ def _split(layout: Layout, v: Variant) -> Layout:
             continue
         country = layout.spaces[pid[:-1]]
         at = country.centre or country.unit
-        linked = board.neighbours[pid] | {pid[:-1]}
-        r = base_r
-        for other, shape in layout.spaces.items():
-            if other not in linked and shape.rings:
-                r = min(r, 0.8 * _distance(at, shape.rings)[0])
-        for sea in sorted(linked):
-            if board.provinces[sea].terrain.value != "sea":
-                continue
-            dist, near = _distance(at, layout.spaces[sea].rings)
-            if dist > r * 0.9:
-                connectors.append(Connector(pid, sea, "coast", (at, near)))
-        spaces[pid] = SpaceShape(pid, (), (at[0] + r * 1.8, at[1] - r * 1.4), at, at, disc=r)
+        # inside its Country, so the Country keeps every border it has
+        r = min(base_r, 0.85 * _distance(at, country.rings)[0])
+        for sea in sorted(board.neighbours[pid]):
+            if board.provinces[sea].terrain.value == "sea":
+                connectors.append(Connector(pid, sea, "coast",
+                                            (at, _distance(at, layout.spaces[sea].rings)[1])))
+        spaces[pid] = SpaceShape(pid, (), (at[0] + r + base_r, at[1] - r - base_r * 0.4), at,
+                                 at, disc=r)
         spaces[pid[:-1]] = SpaceShape(country.id, country.rings, country.label,
-                                      _shifted(country.unit, at, r), None)
+                                      _shifted(country.unit, at, max(r, base_r * 0.6)), None)
+    # links the derived map adds between Countries (.306: North Africa-Spain)
+    base = load_variant(layout.variant).board
+    for a, b in sorted(_pairs(board)):
+        if not a.endswith("*") and not b.endswith("*") and b not in base.neighbours[a]:
+            connectors.append(Connector(a, b, "link", (spaces[a].unit, spaces[b].unit)))
     return Layout(v.name, layout.width, layout.height, spaces, dict(layout.coasts),
                   tuple(connectors), implied=("city-land",), notes=(
                       "Cities are the discs: a City has its Country's land links; "
                       "lines show the seas it touches.",))
+
+
+def _pairs(board: Board) -> set[tuple[str, str]]:
+    return {(a, b) for a, near in board.neighbours.items() for b in near if a < b}
 
 
 def _distance(p: Point, rings: tuple[tuple[Point, ...], ...]) -> tuple[float, Point]:

@@ -102,7 +102,7 @@ class _Drawing:
         self.board = variant.board_at(position.phase)
         self.layout = layout
         self.colours = power_colours(variant)
-        self.u = max(layout.width, layout.height) / 150  # unit size
+        self.u = max(layout.width, layout.height) / 115  # unit size
         powers = len(variant.powers) + (1 if variant.neutral else 0)
         self.legend_h = self.u * 3.2 * (math.ceil(powers / 4) + 1.6)
         w, h = layout.width, layout.height + self.legend_h
