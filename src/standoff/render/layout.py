@@ -180,11 +180,11 @@ def _split(layout: Layout, v: Variant) -> Layout:
         country = layout.spaces[pid[:-1]]
         at = country.centre or country.unit
         # inside its Country, so the Country keeps every border it has
-        r = min(base_r, 0.85 * _distance(at, country.rings)[0])
+        r = min(base_r, 0.85 * distance(at, country.rings)[0])
         for sea in sorted(board.neighbours[pid]):
             if board.provinces[sea].terrain.value == "sea":
                 connectors.append(Connector(pid, sea, "coast",
-                                            (at, _distance(at, layout.spaces[sea].rings)[1])))
+                                            (at, distance(at, layout.spaces[sea].rings)[1])))
         spaces[pid] = SpaceShape(pid, (), (at[0] + r + base_r, at[1] - r - base_r * 0.4), at,
                                  at, disc=r)
         spaces[pid[:-1]] = SpaceShape(country.id, country.rings, country.label,
@@ -204,7 +204,7 @@ def _pairs(board: Board) -> set[tuple[str, str]]:
     return {(a, b) for a, near in board.neighbours.items() for b in near if a < b}
 
 
-def _distance(p: Point, rings: tuple[tuple[Point, ...], ...]) -> tuple[float, Point]:
+def distance(p: Point, rings: tuple[tuple[Point, ...], ...]) -> tuple[float, Point]:
     """Distance from ``p`` to the nearest edge of ``rings``, and the nearest point."""
     best, near = float("inf"), p
     for ring in rings:

@@ -35,7 +35,7 @@ from ..orders import (
 from ..position import Position, Unit
 from ..results import OrderResult
 from ..variant import Variant, load_variant
-from .layout import Layout, Point, SpaceShape, layout_for
+from .layout import Layout, Point, SpaceShape, distance, layout_for
 
 SEA = "#a8c8e8"
 LAND = "#efe6cc"
@@ -102,7 +102,10 @@ class _Drawing:
         self.board = variant.board_at(position.phase)
         self.layout = layout
         self.colours = power_colours(variant)
-        self.u = max(layout.width, layout.height) / 115  # unit size
+        # unit size: from the room an average space has, so a 300-space world
+        # map gets units as small as its spaces, and Standard's stay readable
+        self.u = (layout.width * layout.height / max(len(layout.spaces), 1)) ** 0.5 / 11
+        self._sizes: dict[str, float] = {}
         powers = len(variant.powers) + (1 if variant.neutral else 0)
         self.legend_h = self.u * 3.2 * (math.ceil(powers / 4) + 1.6)
         w, h = layout.width, layout.height + self.legend_h
@@ -191,6 +194,9 @@ class _Drawing:
             "id": "names", "font-family": "DejaVu Sans, Arial, sans-serif",
             "font-size": _fmt(self.u * 0.9), "fill": INK, "text-anchor": "middle"})
         for sid, shape in self.layout.spaces.items():
+            prov = self.board.provinces.get(sid)
+            if prov is None or prov.terrain is Terrain.IMPASSABLE:
+                continue  # the hatching says it; a name would only add clutter
             t = ET.SubElement(g, "text", {"x": _fmt(shape.label[0]),
                                           "y": _fmt(shape.label[1] + self.u * 0.3)})
             t.text = sid.upper()
@@ -217,13 +223,24 @@ class _Drawing:
             self._unit(g, unit, at, dislodged=False)
         for d in self.pos.dislodged:
             at = self._spot(d.unit.location)
-            self._unit(g, d.unit, (at[0] + self.u * 1.1, at[1] - self.u * 1.1), dislodged=True)
+            s = self._size(d.unit.province)
+            self._unit(g, d.unit, (at[0] + s * 1.1, at[1] - s * 1.1), dislodged=True)
+
+    def _size(self, province: str) -> float:
+        """A unit's size in this space: smaller in spaces too small for a full one
+        (Europe on a world map), so that neighbours' units do not overlap."""
+        size = self._sizes.get(province)
+        if size is None:
+            shape = self.layout.spaces[province]
+            room = distance(shape.unit, shape.rings)[0] if shape.rings else self.u
+            size = self._sizes[province] = max(self.u * 0.5, min(self.u, room * 1.1))
+        return size
 
     def _spot(self, location: str) -> Point:
         return self.layout.unit_spot(location)
 
     def _unit(self, g: ET.Element, unit: Unit, at: Point, dislodged: bool) -> None:
-        s = self.u
+        s = self._size(unit.province)
         x, y = at
         grp = ET.SubElement(g, "g", {"data-unit": str(unit), "data-power": unit.power,
                                      "data-location": unit.location,
