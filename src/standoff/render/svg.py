@@ -225,15 +225,24 @@ class _Drawing:
         for unit in self.pos.units:
             at = self._spot(unit.location)
             n = stacked[unit.province] = stacked.get(unit.province, 0) + 1
-            if n > 1:  # several fleets on a high sea: fan them out
-                angle = n * 2.1
-                at = (at[0] + math.cos(angle) * self.u * 1.6 * (1 + n // 4),
-                      at[1] + math.sin(angle) * self.u * 1.6 * (1 + n // 4))
+            if n > 1:  # several fleets on a high sea: a row along the space's length
+                step = self._size(unit.province) * 2.2 * (n // 2) * (1 if n % 2 else -1)
+                if self._tall(unit.province):
+                    at = (at[0], at[1] + step)
+                else:
+                    at = (at[0] + step, at[1])
             self._unit(g, unit, at, dislodged=False)
         for d in self.pos.dislodged:
             at = self._spot(d.unit.location)
             s = self._size(d.unit.province)
             self._unit(g, d.unit, (at[0] + s * 1.1, at[1] - s * 1.1), dislodged=True)
+
+    def _tall(self, province: str) -> bool:
+        points = [p for ring in self.layout.spaces[province].rings for p in ring]
+        if not points:
+            return False
+        xs, ys = [x for x, _ in points], [y for _, y in points]
+        return max(ys) - min(ys) > max(xs) - min(xs)
 
     def _size(self, province: str) -> float:
         """A unit's size in this space: smaller in spaces too small for a full one
