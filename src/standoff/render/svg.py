@@ -227,10 +227,8 @@ class _Drawing:
             n = stacked[unit.province] = stacked.get(unit.province, 0) + 1
             if n > 1:  # several fleets on a high sea: a row along the space's length
                 step = self._size(unit.province) * 2.2 * (n // 2) * (1 if n % 2 else -1)
-                if self._tall(unit.province):
-                    at = (at[0], at[1] + step)
-                else:
-                    at = (at[0] + step, at[1])
+                tall = self._tall(unit.province)
+                at = (at[0], at[1] + step) if tall else (at[0] + step, at[1])
             self._unit(g, unit, at, dislodged=False)
         for d in self.pos.dislodged:
             at = self._spot(d.unit.location)
