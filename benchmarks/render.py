@@ -17,7 +17,7 @@ import time
 
 from standoff.errors import StandoffError
 from standoff.game import Game
-from standoff.legal import legal_orders
+from standoff.legal import random_orders
 from standoff.render import layout_for, render_png, render_svg
 from standoff.variant import available_variants, load_variant
 
@@ -26,8 +26,8 @@ def _game(name: str, phases: int) -> Game:
     g = Game.new(name)
     rng = random.Random(1)
     for _ in range(phases):
-        for pid, locs in legal_orders(g.position, g.options, g.variant).items():
-            g.submit(pid, [rng.choice(os) for os in locs.values()])
+        for pid, picks in random_orders(g.position, rng, 0.0, g.options, g.variant).items():
+            g.submit(pid, picks)
         g.process()
     return g
 

@@ -12,7 +12,7 @@ from standoff import IllegalOrderError, Options, Reason, load_variant
 from standoff.adjudicator import adjudicate, check_order
 from standoff.game import Game
 from standoff.geography import UnitType, province_of
-from standoff.legal import legal_orders
+from standoff.legal import legal_orders, random_orders
 from standoff.orders import (
     WAIVE,
     Build,
@@ -104,11 +104,7 @@ def random_positions(seed: int, phases: int) -> list[tuple[Position, Options]]:
         if g.is_over:
             break
         out.append((g.position, g.options))
-        for pid, locs in legal_orders(g.position, g.options, g.variant).items():
-            picks = []
-            for os in locs.values():
-                movers = [o for o in os if o.kind in ("move", "retreat", "build", "remove")]
-                picks.append(rng.choice(movers if movers and rng.random() < 0.7 else os))
+        for pid, picks in random_orders(g.position, rng, 0.7, g.options, g.variant).items():
             g.submit(pid, picks)
         g.process()
     return out

@@ -25,7 +25,7 @@ from standoff import storage
 from standoff.cli import cli
 from standoff.game import Game
 from standoff.geography import province_of
-from standoff.legal import legal_orders
+from standoff.legal import random_orders
 from standoff.position import Position
 from standoff.render import game_viewer, layout_for, render_png, render_svg
 from standoff.variant import available_variants, load_variant
@@ -42,8 +42,8 @@ def _midgame(name: str, phases: int = 7) -> Game:
     g = Game.new(name)
     rng = random.Random(5)
     for _ in range(phases):
-        for pid, locs in legal_orders(g.position, g.options, g.variant).items():
-            g.submit(pid, [rng.choice(os) for os in locs.values()])
+        for pid, picks in random_orders(g.position, rng, 0.0, g.options, g.variant).items():
+            g.submit(pid, picks)
         g.process()
     return g
 

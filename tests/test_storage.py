@@ -15,7 +15,7 @@ import pytest
 
 from standoff import CorruptGameError, Options, storage
 from standoff.game import Game
-from standoff.legal import legal_orders
+from standoff.legal import legal_orders, random_orders
 from standoff.phase import PhaseKind
 
 
@@ -24,12 +24,8 @@ def play(game: Game, rng: random.Random, phases: int) -> None:
     for _ in range(phases):
         if game.is_over:
             return
-        for pid, locs in legal_orders(game.position, game.options, game.variant).items():
-            picks = []
-            for options in locs.values():
-                movers = [o for o in options
-                          if o.kind in ("move", "retreat", "build", "remove")]
-                picks.append(rng.choice(movers if movers and rng.random() < 0.7 else options))
+        for pid, picks in random_orders(game.position, rng, 0.7, game.options,
+                                        game.variant).items():
             game.submit(pid, picks)
         game.process()
 

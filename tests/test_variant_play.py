@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from standoff import storage
 from standoff.cli import cli
 from standoff.game import Game
-from standoff.legal import legal_orders
+from standoff.legal import legal_orders, random_orders
 from standoff.phase import PhaseKind
 from standoff.variant import available_variants, load_variant
 from standoff.variant_check import check_variant
@@ -44,11 +44,7 @@ def _play(g: Game, rng: random.Random, years: int) -> int:
     end = g.position.phase.year + years
     phases = 0
     while not g.is_over and g.position.phase.year < end:
-        for pid, locs in legal_orders(g.position, g.options, v).items():
-            picks = []
-            for os in locs.values():
-                movers = [o for o in os if o.kind in ("move", "retreat", "build", "remove")]
-                picks.append(rng.choice(movers if movers and rng.random() < 0.8 else os))
+        for pid, picks in random_orders(g.position, rng, 0.8, g.options, v).items():
             g.submit(pid, picks)
         before = g.position.phase
         g.process()

@@ -31,7 +31,7 @@ from .errors import (
     StandoffError,
 )
 from .game import Game
-from .legal import legal_orders
+from .legal import legal_orders, random_orders
 from .options import CHOICES, Options
 from .position import Position
 from .variant import available_variants, load_variant
@@ -439,11 +439,7 @@ def demo(seed: int, max_year: int, save_to: str | None, quiet: bool, variant: st
     g = Game.new(variant)
     cal = g.variant.calendar
     while not g.is_over and g.position.phase.year <= max_year:
-        for pid, locs in legal_orders(g.position, g.options, g.variant).items():
-            picks = []
-            for os in locs.values():
-                movers = [o for o in os if o.kind in ("move", "retreat", "build", "remove")]
-                picks.append(rng.choice(movers if movers and rng.random() < 0.7 else os))
+        for pid, picks in random_orders(g.position, rng, 0.7, g.options, g.variant).items():
             g.submit(pid, picks)
         phase = g.position.phase.long_name(cal)
         result = g.process()

@@ -19,6 +19,7 @@ the canal's id.
 
 from __future__ import annotations
 
+import random
 from functools import cache, lru_cache
 
 from .adjustments import adjustment_counts, build_sites
@@ -61,6 +62,33 @@ def legal_orders(position: Position, options: Options = DEFAULT,
     if kind is PhaseKind.RETREAT:
         return _retreats(board, position, options)
     return _adjustments(board, v, position)
+
+
+#: order kinds a biased random player prefers: the ones that change the board
+_ACTIVE = ("move", "retreat", "build", "remove")
+
+
+def random_orders(position: Position, rng: random.Random, move_bias: float = 0.0,
+                  options: Options = DEFAULT, variant: Variant | None = None
+                  ) -> dict[str, list[Order]]:
+    """One random legal order per unit (or site) for every power: the demo's
+    bots, the random-game tests and the benchmarks all play this way.
+
+    With ``move_bias`` p, a unit picks among its moves (retreats, builds,
+    removals) with probability p, so random games go somewhere instead of
+    mostly holding and supporting.
+    """
+    out: dict[str, list[Order]] = {}
+    for power, locs in legal_orders(position, options, variant).items():
+        picks = []
+        for choices in locs.values():
+            if move_bias:
+                active = [o for o in choices if o.kind in _ACTIVE]
+                if active and rng.random() < move_bias:
+                    choices = active
+            picks.append(rng.choice(choices))
+        out[power] = picks
+    return out
 
 
 @lru_cache(maxsize=4096)
