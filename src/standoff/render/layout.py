@@ -20,8 +20,8 @@ the other way round.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
-from functools import cache
+from dataclasses import dataclass
+from functools import cache, cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -69,7 +69,20 @@ class Layout:
     captions: tuple[tuple[str, float, float], ...] = ()
     #: link kinds the picture states in words rather than lines (twin links)
     implied: tuple[str, ...] = ()
-    notes: tuple[str, ...] = field(default_factory=tuple)
+    notes: tuple[str, ...] = ()
+
+    @cached_property
+    def wraps(self) -> bool:
+        """A world map whose seas run off one edge and on at the other: some space
+        is drawn in two pieces, one at each edge (a wrap-around sea)."""
+        w = self.width
+        for shape in self.spaces.values():
+            left = [i for i, r in enumerate(shape.rings) if r and min(x for x, _ in r) < w * 0.03]
+            right = [i for i, r in enumerate(shape.rings)
+                     if r and max(x for x, _ in r) > w * 0.97]
+            if any(i != j for i in left for j in right):
+                return True
+        return False
 
     def unit_spot(self, location: str) -> Point:
         """Where a unit at ``location`` (a province or one of its coasts) stands."""

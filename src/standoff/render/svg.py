@@ -78,13 +78,6 @@ def _path(shape: SpaceShape) -> str:
                     for ring in shape.rings if ring)
 
 
-def _wraps(shape: SpaceShape, width: float) -> bool:
-    """A space drawn in two pieces, one at each edge (a wrap-around sea)."""
-    left = [i for i, r in enumerate(shape.rings) if r and min(x for x, _ in r) < width * 0.03]
-    right = [i for i, r in enumerate(shape.rings) if r and max(x for x, _ in r) > width * 0.97]
-    return any(i != j for i in left for j in right)
-
-
 def render_svg(position: Position, *, orders: Mapping[str, Sequence[Order]] | None = None,
                results: Sequence[OrderResult] | None = None, controllers: bool = False,
                title: str = "") -> str:
@@ -113,8 +106,6 @@ class _Drawing:
         # map gets units as small as its spaces, and Standard's stay readable
         self.u = (layout.width * layout.height / max(len(layout.spaces), 1)) ** 0.5 / 11
         self._sizes: dict[str, float] = {}
-        #: a world map whose seas run off one edge and on at the other
-        self.wraps = any(_wraps(shape, layout.width) for shape in layout.spaces.values())
         powers = len(variant.powers) + (1 if variant.neutral else 0)
         self.legend_h = max(self.u, layout.width / 130) * 3.2 * (math.ceil(powers / 4) + 1.6)
         w, h = layout.width, layout.height + self.legend_h
@@ -351,7 +342,7 @@ class _Drawing:
     def _line(self, g: ET.Element, a: Point, b: Point, style: dict[str, str],
               marker: str | None) -> None:
         w = self.layout.width
-        if self.wraps and abs(b[0] - a[0]) > w / 2:
+        if self.layout.wraps and abs(b[0] - a[0]) > w / 2:
             # across the edge of a world map: out of one side, in at the other
             shift = w if b[0] < a[0] else -w
             self._segment(g, a, (b[0] + shift, b[1]), style, marker)
