@@ -23,6 +23,7 @@ from PIL import Image
 
 from standoff import storage
 from standoff.cli import cli
+from standoff.errors import StandoffError
 from standoff.game import Game
 from standoff.geography import province_of
 from standoff.legal import random_orders
@@ -199,6 +200,10 @@ def test_viewer_and_cli_render(tmp_path: Path) -> None:
         "http://www.w3.org/2000/svg", "")
     bad = runner.invoke(cli, ["render", game, "--phase", "F1999M", "-o", str(tmp_path / "x.svg")])
     assert bad.exit_code == 5 and "no phase F1999M" in bad.output
+    bad = runner.invoke(cli, ["render", game, "--width", "-5", "-o", str(tmp_path / "x.png")])
+    assert bad.exit_code == 2 and "Traceback" not in bad.output
+    with pytest.raises(StandoffError, match="pixels wide"):
+        render_png(render_svg(_start("standard")), width=-5)
     bad = runner.invoke(cli, ["render", game, "-o", str(tmp_path / "x.gif")])
     assert bad.exit_code == 2 and ".svg or .png" in bad.output
 

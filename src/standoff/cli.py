@@ -329,7 +329,8 @@ def legal(source: str, power: str | None) -> None:
               help="Also fill land by the power standing in it (centres: by owner).")
 @click.option("--all", "all_phases", is_flag=True,
               help="One picture per phase into directory OUT, plus index.html to step through.")
-@click.option("--width", type=int, default=None, help="PNG width in pixels.")
+@click.option("--width", type=click.IntRange(1, 20000), default=None,
+              help="PNG width in pixels.")
 @click.option("-o", "--out", required=True, type=click.Path(),
               help="map.svg or map.png (with --all: a directory).")
 @friendly

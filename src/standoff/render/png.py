@@ -8,6 +8,8 @@ from ..errors import StandoffError
 
 def render_png(svg: str, width: int | None = None) -> bytes:
     """PNG bytes of an SVG document, ``width`` pixels wide (default: its own size)."""
+    if width is not None and not 1 <= width <= 20000:
+        raise StandoffError(f"a picture is 1 to 20000 pixels wide, not {width}")
     try:
         import resvg_py
     except ImportError as exc:  # pragma: no cover - a broken install
