@@ -15,7 +15,7 @@ from typing import Any
 from .adjustments import adjudicate_adjustments, adjustment_counts, check_build, counts_for
 from .errors import IllegalOrderError, InvalidOrderError, StandoffError
 from .geography import Board, province_of
-from .legality import canal_owner, check_movement_order
+from .legality import canal_owner, check_movement_order, verdicts
 from .movement import MovementAdjudicator
 from .notation import parse_order
 from .options import DEFAULT, Options
@@ -123,10 +123,11 @@ def _movement(v: Variant, position: Position, parsed: dict[str, list[Order]],
     legal: list[Order | None] = [None] * len(units)
     keep: set[int] = set()
     permits: set[tuple[str, str]] = set()
+    memo = verdicts(board, options)
     for power, items in parsed.items():
         for order in items:
             try:
-                checked = check_movement_order(board, position, power, order, options)
+                checked = check_movement_order(board, position, power, order, options, memo)
                 cls = type(checked)
                 if cls is NoConvert:
                     _no_convert_allowed(v, checked)

@@ -16,7 +16,6 @@ once and reusing it is what keeps a phase fast).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
 
 from .geography import UnitType
 
@@ -36,8 +35,13 @@ class Order:
     unit: UnitType | None
     location: str
 
-    #: short name of the order kind, used in JSON and results
-    kind: ClassVar[str] = "order"
+    @property
+    def kind(self) -> str:
+        """Short name of the order kind, used in JSON and results (``"move"``).
+
+        A property, not a class attribute: compiled dataclasses (mypyc) would
+        take a class attribute for a field."""
+        return _KINDS.get(type(self), "order")
 
     @classmethod
     def parse(cls, text: str, variant: object | None = None) -> Order:
@@ -60,7 +64,6 @@ class Order:
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Hold(Order):
-    kind: ClassVar[str] = "hold"
 
     def __str__(self) -> str:
         return f"{_unit(self.unit, self.location)} H"
@@ -70,7 +73,6 @@ class Hold(Order):
 class Move(Order):
     dest: str
     via_convoy: bool = False
-    kind: ClassVar[str] = "move"
 
     def __str__(self) -> str:
         via = " VIA CONVOY" if self.via_convoy else ""
@@ -81,7 +83,6 @@ class Move(Order):
 class SupportHold(Order):
     target_unit: UnitType | None
     target: str
-    kind: ClassVar[str] = "support_hold"
 
     def __str__(self) -> str:
         return f"{_unit(self.unit, self.location)} S {_unit(self.target_unit, self.target)}"
@@ -92,7 +93,6 @@ class SupportMove(Order):
     target_unit: UnitType | None
     target: str
     dest: str
-    kind: ClassVar[str] = "support_move"
 
     def __str__(self) -> str:
         return (
@@ -105,7 +105,6 @@ class SupportMove(Order):
 class Convoy(Order):
     target: str
     dest: str
-    kind: ClassVar[str] = "convoy"
 
     def __str__(self) -> str:
         return f"{_unit(self.unit, self.location)} C A {_loc(self.target)} - {_loc(self.dest)}"
@@ -114,7 +113,6 @@ class Convoy(Order):
 @dataclass(frozen=True, slots=True, repr=False)
 class Retreat(Order):
     dest: str
-    kind: ClassVar[str] = "retreat"
 
     def __str__(self) -> str:
         return f"{_unit(self.unit, self.location)} R {_loc(self.dest)}"
@@ -124,7 +122,6 @@ class Retreat(Order):
 class Disband(Order):
     """Disband a dislodged unit (retreat phase)."""
 
-    kind: ClassVar[str] = "disband"
 
     def __str__(self) -> str:
         return f"{_unit(self.unit, self.location)} D"
@@ -132,7 +129,6 @@ class Disband(Order):
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Build(Order):
-    kind: ClassVar[str] = "build"
 
     def __str__(self) -> str:
         return f"BUILD {_unit(self.unit, self.location)}"
@@ -142,7 +138,6 @@ class Build(Order):
 class Remove(Order):
     """Remove a unit (adjustment phase)."""
 
-    kind: ClassVar[str] = "remove"
 
     def __str__(self) -> str:
         return f"REMOVE {_unit(self.unit, self.location)}"
@@ -152,7 +147,6 @@ class Remove(Order):
 class Waive(Order):
     """Decline one build. ``location`` is empty: a waive is for no site."""
 
-    kind: ClassVar[str] = "waive"
 
     def __str__(self) -> str:
         return "WAIVE"
@@ -165,7 +159,6 @@ class NoConvert(Order):
     instead of becoming an army (Sahara rule 2: "if the owner has specified
     that it won't change, it disbands")."""
 
-    kind: ClassVar[str] = "no_convert"
 
     def __str__(self) -> str:
         return f"{_unit(self.unit, self.location)} NO CONVERT"
@@ -178,7 +171,6 @@ class Permit(Order):
     other players to send fleets through"). ``location`` is the canal; no unit."""
 
     power: str
-    kind: ClassVar[str] = "permit"
 
     def __str__(self) -> str:
         return f"{_loc(self.location)} PERMIT {self.power.upper()}"
@@ -189,3 +181,19 @@ WAIVE = Waive(None, "")
 MOVEMENT_ORDERS = (Hold, Move, SupportHold, SupportMove, Convoy)
 RETREAT_ORDERS = (Retreat, Disband)
 ADJUSTMENT_ORDERS = (Build, Remove, Waive)
+
+#: the short name of each order class (see :attr:`Order.kind`)
+_KINDS: dict[type[Order], str] = {
+    Hold: "hold",
+    Move: "move",
+    SupportHold: "support_hold",
+    SupportMove: "support_move",
+    Convoy: "convoy",
+    Retreat: "retreat",
+    Disband: "disband",
+    Build: "build",
+    Remove: "remove",
+    Waive: "waive",
+    NoConvert: "no_convert",
+    Permit: "permit",
+}
