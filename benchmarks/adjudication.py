@@ -82,25 +82,13 @@ DEFAULT_FILES = ("random_games.json", "random_games_support.json")
 KINDS = {"M": "movement", "R": "retreat", "A": "adjustment"}
 
 
-_REEXEC = "STANDOFF_BENCH_REEXEC"
-
-
 def _bootstrap() -> None:
-    """Re-run this script inside .bench-venv when ``diplomacy`` is not importable."""
-    try:
-        import diplomacy  # noqa: F401
+    """Run inside the benchmark venv (compiled standoff, or pure with ``--pure``),
+    building or refreshing it first: see ``setup_env.py``."""
+    sys.path.insert(0, str(HERE))
+    import setup_env
 
-        import standoff  # noqa: F401
-    except ImportError:
-        sys.path.insert(0, str(HERE))
-        import setup_env
-
-        py = setup_env.python_path()
-        if Path(sys.executable).resolve() == py.resolve() or os.environ.get(_REEXEC):
-            raise
-        py = setup_env.ensure(quiet=True)
-        os.environ[_REEXEC] = "1"
-        os.execv(str(py), [str(py), str(Path(__file__).resolve()), *sys.argv[1:]])
+    setup_env.bootstrap(__file__)
 
 
 _bootstrap()
@@ -856,11 +844,15 @@ def main(argv: list[str] | None = None) -> int:
                     help="print orders and positions for the differences found after a "
                          "resync too (always printed for a game's first difference)")
     ap.add_argument("--json", type=Path, help="also write the figures to this JSON file")
+    ap.add_argument("--pure", action="store_true",
+                    help="measure the pure Python standoff (.bench-venv-pure) instead of "
+                         "the compiled one (.bench-venv)")
     args = ap.parse_args(argv)
     paths = args.files or [DEFAULT_DIR / f for f in DEFAULT_FILES]
 
     import platform
-    print(f"standoff {standoff.__version__} vs diplomacy 1.1.2 | Python "
+    build = "compiled core" if standoff.COMPILED else "pure Python"
+    print(f"standoff {standoff.__version__} ({build}) vs diplomacy 1.1.2 | Python "
           f"{platform.python_version()} | {os.cpu_count()} cores | "
           f"standoff: median of {args.repeat} runs per phase, diplomacy: 1")
     all_samples: list[Sample] = []

@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import os
 import statistics
 import sys
 import time
@@ -29,14 +28,13 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-try:
-    import diplomacy
-except ImportError:  # not in the benchmark's environment: build it and re-run there
-    import setup_env
+import setup_env  # noqa: E402
 
-    setup_env.ensure()
-    os.execv(str(setup_env.python_path()), [str(setup_env.python_path()), *sys.argv])
+setup_env.bootstrap(__file__)  # into the benchmark venv (compiled; --pure: pure Python)
 
+import diplomacy  # noqa: E402
+
+import standoff  # noqa: E402
 from standoff import Position, Unit, UnitType, load_variant  # noqa: E402
 from standoff.legal import legal_orders  # noqa: E402
 from standoff.phase import Phase  # noqa: E402
@@ -74,6 +72,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--pure", action="store_true",
+                    help="the pure Python standoff (.bench-venv-pure), not the compiled one")
     args = ap.parse_args()
     v = load_variant("standard")
     data = json.loads(BENCH.read_text())
@@ -101,7 +101,8 @@ def main() -> None:
             for power, orders in phase["orders"].items():
                 game.set_orders(power, orders)
             game.process()
-    print(f"legal-order generation, {args.games} games of {BENCH.name}")
+    build = "compiled core" if standoff.COMPILED else "pure Python"
+    print(f"legal-order generation, {args.games} games of {BENCH.name}; standoff: {build}")
     print(f"{'phase':<11}{'positions':>10}{'standoff µs':>13}{'diplomacy µs':>14}"
           f"{'ratio':>8}{'orders (s/d)':>16}")
     for kind, name in (("M", "movement"), ("A", "adjustment")):

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 import click
 
-from . import storage
+from . import COMPILED, storage
 from .adjudicator import PhaseResult, adjudicate
 from .casefile import run_files
 from .errors import (
@@ -84,7 +84,9 @@ option_flag = click.option(
 
 
 @click.group()
-@click.version_option(package_name="standoff")
+@click.version_option(package_name="standoff", message=(
+    "%(prog)s %(version)s (rules core: "
+    + ("compiled with mypyc" if COMPILED else "pure Python") + ")"))
 def cli() -> None:
     """standoff: a Diplomacy adjudicator and judge."""
 
