@@ -105,17 +105,17 @@ def adjudicate(
 ) -> PhaseResult:
     """Adjudicate ``position``'s phase with ``orders`` (power -> orders)."""
     v = variant or load_variant(position.variant)
-    parsed, results = read_orders(v, orders)
     kind = position.phase.kind
     if kind is PhaseKind.MOVEMENT:
-        return _movement(v, position, parsed, results, options)
+        return _movement(v, position, orders, options)
+    parsed, results = read_orders(v, orders)
     if kind is PhaseKind.RETREAT:
         return _retreat(v, position, parsed, results, options)
     return _adjustment(v, position, parsed, results, options)
 
 
-def _movement(v: Variant, position: Position, parsed: dict[str, list[Order]],
-              results: list[OrderResult], options: Options) -> PhaseResult:
+def _movement(v: Variant, position: Position, orders: OrdersInput,
+              options: Options) -> PhaseResult:
     board = v.board_at(position.phase)
     units = list(position.units)
     index = position._index
@@ -123,11 +123,31 @@ def _movement(v: Variant, position: Position, parsed: dict[str, list[Order]],
     legal: list[Order | None] = [None] * len(units)
     keep: set[int] = set()
     permits: set[tuple[str, str]] = set()
-    memo = verdicts(board, options)
-    for power, items in parsed.items():
-        for order in items:
+    memo = verdicts(board, options, v.name)
+    results: list[OrderResult] = []
+    # Reading and checking in one pass: this loop runs for every order of every
+    # phase, and a text order's verdict is looked up by its text (hashed once
+    # per string, compared by identity) rather than by the parsed order.
+    for power_name, items in orders.items():
+        try:
+            power = v.power(power_name)
+        except StandoffError as exc:
+            results.extend(OrderResult(power_name, None, False, Reason.INVALID,
+                                       detail=str(exc), text=str(item)) for item in items)
+            continue
+        for item in items:
+            if isinstance(item, Order):
+                order, text = item, None
+            else:
+                try:
+                    order, text = parse_order(item, v), item
+                except InvalidOrderError as exc:
+                    results.append(OrderResult(power, None, False, Reason.INVALID,
+                                               detail=exc.reason, text=item))
+                    continue
             try:
-                checked = check_movement_order(board, position, power, order, options, memo)
+                checked = check_movement_order(board, position, power, order, options, memo,
+                                               text)
                 cls = type(checked)
                 if cls is NoConvert:
                     _no_convert_allowed(v, checked)

@@ -119,17 +119,19 @@ def check_permit(board: Board, position: Position, power: str, order: Permit) ->
 _VERDICT_LIMIT = 200_000
 
 
-def verdicts(board: Board, options: Options) -> dict[object, object]:
-    """The memo of verdicts on orders that depend on ``board`` alone, for ``options``.
+def verdicts(board: Board, options: Options, variant: str = "") -> dict[object, object]:
+    """The memo of verdicts on orders that depend on ``board`` alone, for ``options``
+    (and ``variant``: verdicts may be keyed by order text, which only a variant reads).
 
     Most of a phase's orders are the orders of earlier phases again (programs and
     players repeat themselves), and whether ``A PAR - BUR`` is legal for the army
     in Paris depends on nothing but the map: checking it once per board and
     looking it up afterwards is what makes legality cheap. Bounded.
     """
-    memo = board._verdicts.get(options)
+    key = (variant, options)
+    memo = board._verdicts.get(key)
     if memo is None:
-        memo = board._verdicts[options] = {}
+        memo = board._verdicts[key] = {}
     elif len(memo) >= _VERDICT_LIMIT:
         memo.clear()
     return memo
@@ -152,13 +154,14 @@ def _board_only(board: Board, order: Order, unit: Unit, target: Unit | None) -> 
 
 def check_movement_order(
     board: Board, position: Position, power: str, order: Order, options: Options,
-    memo: dict[object, object] | None = None,
+    memo: dict[object, object] | None = None, text: str | None = None,
 ) -> Order:
     """Return the normalised legal order, or raise :class:`IllegalOrderError`.
 
     Verdicts that depend on the board alone are remembered (``memo``: from
-    :func:`verdicts`, looked up by the caller once per phase), keyed by the order,
-    the ordering power's unit and the unit it supports.
+    :func:`verdicts`, looked up by the caller once per phase), keyed by the order
+    (or by ``text``, the text it was parsed from, which hashes and compares
+    faster), the ordering power's unit and the unit it supports.
     """
     cls = type(order)
     if cls is Permit or cls is Convoy:
@@ -172,7 +175,7 @@ def check_movement_order(
         target = at.get(province_of(order.target))  # type: ignore[attr-defined]
     if memo is None:
         memo = verdicts(board, options)
-    key = (order, unit, target)
+    key = (order if text is None else text, unit, target)
     verdict = memo.get(key)
     if verdict is None:
         try:
