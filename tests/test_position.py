@@ -165,6 +165,16 @@ def test_random_positions_roundtrip(pos: Position) -> None:
     roundtrips(pos)
 
 
+@settings(max_examples=60, deadline=None)
+@given(positions())
+def test_repr_pastes_back_to_an_equal_position(pos: Position) -> None:
+    """repr() is something you could paste back (developers' guide)."""
+    again = eval(repr(pos), {"Position": Position})
+    assert again == pos and hash(again) == hash(pos)
+    assert again.to_text() == pos.to_text()
+
+
+
 @settings(max_examples=100, deadline=None)
 @given(positions())
 def test_text_field_count_and_json_keys(pos: Position) -> None:

@@ -36,14 +36,16 @@ def counts_for(variant: Variant, units: Iterable[Unit], centres: Mapping[str, st
     delta: dict[str, int] = {}
     for p in centres.values():
         delta[p] = delta.get(p, 0) + 1
-    occupied = set()
+    units = list(units)
     for u in units:
         delta[u.power] = delta.get(u.power, 0) - 1
-        occupied.add(province_of(u.location))
     out = {}
+    occupied: set[str] | None = None
     for p in variant.powers:
         d = delta.get(p, 0)
         if d > 0:
+            if occupied is None:  # only a power with builds due needs the free sites
+                occupied = {province_of(u.location) for u in units}
             d = min(d, len(_sites(variant, power=p, centres=centres, occupied=occupied)))
         if d:
             out[p] = d

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .geography import UnitType
+from .geography import UnitType, province_of
 
 
 def _loc(location: str) -> str:
@@ -57,8 +57,6 @@ class Order:
 
     @property
     def province(self) -> str:
-        from .geography import province_of
-
         return province_of(self.location)
 
 

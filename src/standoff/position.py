@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from .errors import NotationError, VariantError
+from .errors import NotationError, StandoffError, VariantError
 from .geography import UnitType, province_of
 from .phase import Phase
 from .variant import Variant, load_variant
@@ -60,40 +60,64 @@ class Dislodged:
         return f"{self.unit}<{self.attacker_from.upper()}{'~' if self.via_convoy else ''}"
 
 
-@dataclass(frozen=True, eq=True)
 class Position:
-    variant: str
-    phase: Phase
-    units: tuple[Unit, ...]
-    #: owned supply centres: province -> power
-    centres: Mapping[str, str]
-    dislodged: tuple[Dislodged, ...] = ()
-    #: provinces left empty by a stand-off in the movement phase before a retreat
-    contested: frozenset[str] = frozenset()
-    #: units whose owner ordered NO CONVERT this season (Sahara rule 2): their
-    #: locations, or ``"loc<"`` for a dislodged unit awaiting its retreat
-    notes: frozenset[str] = frozenset()
-    _at: dict[str, Unit] = field(default_factory=dict, init=False, repr=False, compare=False)
-    _index: dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
-    _cache: dict[str, frozenset[str]] = field(default_factory=dict, init=False, repr=False,
-                                              compare=False)
+    """Everything on the board at one phase: an immutable value (never mutated
+    after it is built; equal and hashable by its contents).
 
-    def __post_init__(self) -> None:
+    A plain class rather than a frozen dataclass: one is built for every phase
+    adjudicated, and a hand-written constructor is several times cheaper than
+    a dataclass's (which stays interpreted even in the compiled core).
+    """
+
+    __slots__ = ("_at", "_cache", "_index", "centres", "contested", "dislodged", "notes",
+                 "phase", "units", "variant")
+
+    def __init__(self, variant: str, phase: Phase, units: Iterable[Unit],
+                 centres: Mapping[str, str], dislodged: Iterable[Dislodged] = (),
+                 contested: Iterable[str] = frozenset(),
+                 notes: Iterable[str] = frozenset()) -> None:
+        self.variant = variant
+        self.phase = phase
         # Canonical order, so equal positions compare and serialise identically.
-        object.__setattr__(self, "units", tuple(sorted(self.units)))
-        object.__setattr__(self, "dislodged", tuple(sorted(self.dislodged)))
-        if not isinstance(self.centres, _Sorted):
-            object.__setattr__(self, "centres", _Sorted(sorted(self.centres.items())))
-        if not isinstance(self.contested, frozenset):
-            object.__setattr__(self, "contested", frozenset(self.contested))
-        if not isinstance(self.notes, frozenset):
-            object.__setattr__(self, "notes", frozenset(self.notes))
-        at, index = self._at, self._index
+        self.units: tuple[Unit, ...] = tuple(sorted(units))
+        self.dislodged: tuple[Dislodged, ...] = tuple(sorted(dislodged)) if dislodged else ()
+        #: owned supply centres: province -> power
+        self.centres: Mapping[str, str] = centres if isinstance(centres, _Sorted) \
+            else _Sorted(sorted(centres.items()))
+        #: provinces left empty by a stand-off in the movement phase before a retreat
+        self.contested: frozenset[str] = contested if isinstance(contested, frozenset) \
+            else frozenset(contested)
+        #: units whose owner ordered NO CONVERT this season (Sahara rule 2): their
+        #: locations, or ``"loc<"`` for a dislodged unit awaiting its retreat
+        self.notes: frozenset[str] = notes if isinstance(notes, frozenset) \
+            else frozenset(notes)
+        at: dict[str, Unit] = {}
+        index: dict[str, int] = {}
         for i, u in enumerate(self.units):
             p = province_of(u.location)
             if p not in at:
                 at[p] = u
                 index[p] = i
+        self._at = at
+        self._index = index
+        self._cache: dict[str, frozenset[str]] = {}
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Position):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.variant, self.phase, self.units, dict(self.centres), self.dislodged,
+                self.contested, self.notes)
+
+    def __repr__(self) -> str:
+        try:
+            return f"Position.from_text({self.to_text()!r})"
+        except StandoffError:  # a variant no longer registered: say what there is
+            return (f"Position({self.variant!r}, {self.phase!r}, {self.units!r}, "
+                    f"{dict(self.centres)!r}, {self.dislodged!r}, {set(self.contested)!r}, "
+                    f"{set(self.notes)!r})")
 
     @property
     def convoy_seas(self) -> frozenset[str]:
