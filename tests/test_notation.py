@@ -244,6 +244,8 @@ INVALID = [
     ("Waive A par", "unexpected"),
     ("nc", "coast"),
     ("A par S A bur - mar H", "h"),
+    ("0 NO CONVERT", "0"),  # found by hypothesis: the error named only the part before NO CONVERT
+    ("F xyz no convert", "xyz"),
 ]
 
 

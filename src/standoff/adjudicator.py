@@ -239,7 +239,7 @@ def _no_convert_allowed(v: Variant, order: Order) -> None:
 def _retreat(v: Variant, position: Position, parsed: dict[str, list[Order]],
              results: list[OrderResult], options: Options) -> PhaseResult:
     board = v.board_at(position.phase)
-    occupied = {u.province for u in position.units}
+    occupied = position._at  # every province holding a unit
     by_prov = {d.unit.province: d for d in position.dislodged}
     allowed = {p: retreat_options(board, d, occupied, position.contested, options)
                for p, d in by_prov.items()}
@@ -351,7 +351,7 @@ def check_order(position: Position, power: str, order: Order, options: Options =
         if d is None or d.unit.power != power:
             raise IllegalOrderError(str(order), f"{power} has no dislodged unit in "
                                                 f"{province_of(order.location).upper()}")
-        occupied = {u.province for u in position.units}
+        occupied = position._at  # every province holding a unit
         allowed = retreat_options(board, d, occupied, position.contested, options)
         return check_retreat(board, d, allowed, order, options)
     due = adjustment_counts(v, position).get(power, 0)

@@ -354,7 +354,11 @@ def _parse(text: str, lex: _Lexicon) -> Order:
         raise InvalidOrderError(text, "empty order")
     keep = _NO_CONVERT.search(text)
     if keep is not None:
-        r = _Reader(text, _tokenize(text[: keep.start()], lex))
+        try:
+            tokens = _tokenize(text[: keep.start()], lex)
+        except InvalidOrderError as exc:  # report the whole order, not the part read
+            raise InvalidOrderError(text, exc.reason) from None
+        r = _Reader(text, tokens)
         unit = r.unit()
         loc = r.loc("a fleet's province")
         r.end()

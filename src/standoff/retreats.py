@@ -11,7 +11,7 @@ retreat there, whoever is already in it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 
 from .errors import IllegalOrderError
 from .geography import Board, UnitType, province_of
@@ -24,7 +24,7 @@ from .results import OrderResult, Reason
 def retreat_options(
     board: Board,
     dislodged: Dislodged,
-    occupied: set[str] | frozenset[str],
+    occupied: Container[str],
     contested: frozenset[str],
     options: Options,
 ) -> list[str]:
