@@ -91,7 +91,7 @@ def random_orders(position: Position, rng: random.Random, move_bias: float = 0.0
     return out
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=32768)
 def _convoy_table(board: Board, fleets: frozenset[str], src: str
                   ) -> tuple[tuple[str, frozenset[str]], ...]:
     """(destination, seas needed by some route) for an army convoyed from ``src``."""
@@ -106,6 +106,15 @@ def _convoy_table(board: Board, fleets: frozenset[str], src: str
         if route:
             out.append((d, route))
     return tuple(out)
+
+
+@lru_cache(maxsize=65536)
+def _order(cls: type[Order], *fields: object) -> Order:
+    """A shared instance of the order ``cls(*fields)``: orders are immutable values,
+    and looking one up is several times cheaper than building it. For the orders
+    that depend on where fleets stand (convoys and their moves and supports),
+    which cannot be computed once per map like the rest."""
+    return cls(*fields)  # type: ignore[arg-type]
 
 
 @cache
@@ -198,7 +207,7 @@ def _movement(board: Board, position: Position, neutral: str) -> LegalOrders:
         routes = convoys.get(loc)
         if routes:
             adjacent = board.army_links.get(loc, frozenset())
-            orders.extend(Move(t, loc, d, d in adjacent) for d, _ in routes)
+            orders.extend(_order(Move, t, loc, d, d in adjacent) for d, _ in routes)
         holds, moves = _supports(board, t, loc)
         for q in _nearby(board, t, loc):
             k = key_at.get(q)
@@ -219,9 +228,9 @@ def _movement(board: Board, position: Position, neutral: str) -> LegalOrders:
                     if mprov == prov or (t is UnitType.FLEET and prov in seas
                                          and not board.sea_path_exists(mprov, p, fleets, prov)):
                         continue  # the supporter is a sea the only route needs (6.D.31)
-                    orders.append(SupportMove(t, loc, m.type, mprov, p))
+                    orders.append(_order(SupportMove, t, loc, m.type, mprov, p))
         if t is UnitType.FLEET and prov in convoy_jobs:
-            orders.extend(Convoy(t, loc, a, d) for a, d in convoy_jobs[prov])
+            orders.extend(_order(Convoy, t, loc, a, d) for a, d in convoy_jobs[prov])
         out.setdefault(u.power, {})[loc] = orders
     return out
 
