@@ -15,7 +15,7 @@ from typing import Any
 from .adjustments import adjudicate_adjustments, adjustment_counts, check_build, counts_for
 from .errors import IllegalOrderError, InvalidOrderError, StandoffError
 from .geography import Board, province_of
-from .legality import canal_owner, check_movement_order, verdicts
+from .legality import canal_owner, check_movement_order
 from .movement import MovementAdjudicator
 from .notation import parse_order
 from .options import DEFAULT, Options
@@ -123,11 +123,9 @@ def _movement(v: Variant, position: Position, orders: OrdersInput,
     legal: list[Order | None] = [None] * len(units)
     keep: set[int] = set()
     permits: set[tuple[str, str]] = set()
-    memo = verdicts(board, options, v.name)
     results: list[OrderResult] = []
     # Reading and checking in one pass: this loop runs for every order of every
-    # phase, and a text order's verdict is looked up by its text (hashed once
-    # per string, compared by identity) rather than by the parsed order.
+    # phase (no intermediate table of parsed orders).
     for power_name, items in orders.items():
         try:
             power = v.power(power_name)
@@ -137,17 +135,16 @@ def _movement(v: Variant, position: Position, orders: OrdersInput,
             continue
         for item in items:
             if isinstance(item, Order):
-                order, text = item, None
+                order = item
             else:
                 try:
-                    order, text = parse_order(item, v), item
+                    order = parse_order(item, v)
                 except InvalidOrderError as exc:
                     results.append(OrderResult(power, None, False, Reason.INVALID,
                                                detail=exc.reason, text=item))
                     continue
             try:
-                checked = check_movement_order(board, position, power, order, options, memo,
-                                               text)
+                checked = check_movement_order(board, position, power, order, options)
                 cls = type(checked)
                 if cls is NoConvert:
                     _no_convert_allowed(v, checked)

@@ -108,10 +108,6 @@ class Board:
     canals: Mapping[str, frozenset[str]] = field(default_factory=dict)
     #: sea -> {other sea: canal province}: the extra fleet moves the canals make
     canal_links: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
-    #: per rule options, verdicts on orders that depend on this board alone (see
-    #: :func:`standoff.legality.verdicts`); a cache, not part of the board's value
-    _verdicts: dict[object, dict[object, object]] = field(
-        default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def build(

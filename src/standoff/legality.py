@@ -115,85 +115,16 @@ def check_permit(board: Board, position: Position, power: str, order: Permit) ->
     return order if order.location == canal else Permit(None, canal, order.power)
 
 
-#: verdicts kept per board and options before the memo starts afresh
-_VERDICT_LIMIT = 200_000
-
-
-def verdicts(board: Board, options: Options, variant: str = "") -> dict[object, object]:
-    """The memo of verdicts on orders that depend on ``board`` alone, for ``options``
-    (and ``variant``: verdicts may be keyed by order text, which only a variant reads).
-
-    Most of a phase's orders are the orders of earlier phases again (programs and
-    players repeat themselves), and whether ``A PAR - BUR`` is legal for the army
-    in Paris depends on nothing but the map: checking it once per board and
-    looking it up afterwards is what makes legality cheap. Bounded.
-    """
-    key = (variant, options)
-    memo = board._verdicts.get(key)
-    if memo is None:
-        memo = board._verdicts[key] = {}
-    elif len(memo) >= _VERDICT_LIMIT:
-        memo.clear()
-    return memo
-
-
-def _board_only(board: Board, order: Order, unit: Unit, target: Unit | None) -> bool:
-    """Does the verdict on ``order`` for ``unit`` (supporting ``target``) depend on
-    nothing but the board? Not when a convoy route (the fleets on the board)
-    had to be considered, nor for convoy orders and canal permissions."""
-    cls = type(order)
-    if cls is Move:
-        return unit.type is UnitType.FLEET or (
-            not order.via_convoy  # type: ignore[attr-defined]
-            and province_of(order.dest) in board.army_links.get(unit.location, ()))  # type: ignore[attr-defined]
-    if cls is SupportMove:
-        return target is None or target.type is UnitType.FLEET or province_of(
-            order.dest) in board.army_links.get(target.location, ())  # type: ignore[attr-defined]
-    return cls is Hold or cls is SupportHold or cls is NoConvert
-
-
 def check_movement_order(
-    board: Board, position: Position, power: str, order: Order, options: Options,
-    memo: dict[object, object] | None = None, text: str | None = None,
+    board: Board, position: Position, power: str, order: Order, options: Options
 ) -> Order:
     """Return the normalised legal order, or raise :class:`IllegalOrderError`.
 
-    Verdicts that depend on the board alone are remembered (``memo``: from
-    :func:`verdicts`, looked up by the caller once per phase), keyed by the order
-    (or by ``text``, the text it was parsed from, which hashes and compares
-    faster), the ordering power's unit and the unit it supports.
+    An order that is already normalised is returned as it is (no copy): this
+    runs for every order of every phase. (Verdicts are not memoised: keyed by
+    order and units, a memo costs more than these checks, measured in the
+    compiled core when orders come as in a replayed game.)
     """
-    cls = type(order)
-    if cls is Permit or cls is Convoy:
-        return _check_movement_order(board, position, power, order, options)
-    at = position._at
-    unit = at.get(province_of(order.location))
-    if unit is None or unit.power != power:
-        return _check_movement_order(board, position, power, order, options)
-    target = None
-    if cls is SupportMove or cls is SupportHold:
-        target = at.get(province_of(order.target))  # type: ignore[attr-defined]
-    if memo is None:
-        memo = verdicts(board, options)
-    key = (order if text is None else text, unit, target)
-    verdict = memo.get(key)
-    if verdict is None:
-        try:
-            verdict = _check_movement_order(board, position, power, order, options)
-        except IllegalOrderError as exc:
-            verdict = exc.reason
-        if _board_only(board, order, unit, target):
-            memo[key] = verdict
-    if type(verdict) is str:
-        raise IllegalOrderError(str(order), verdict)
-    return verdict  # type: ignore[return-value]
-
-
-def _check_movement_order(
-    board: Board, position: Position, power: str, order: Order, options: Options
-) -> Order:
-    """The checks behind :func:`check_movement_order`, with no memo. An order that
-    is already normalised is returned as it is (no copy)."""
     cls = type(order)
     if cls is Permit:
         return check_permit(board, position, power, order)  # type: ignore[arg-type]
