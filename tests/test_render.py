@@ -181,6 +181,66 @@ def test_borders_on_the_picture_are_the_variants_links(name: str) -> None:
     assert missing == set(), "linked spaces neither touch nor are joined by a line"
 
 
+def _edges(points: list[tuple[float, float]]) -> list[tuple[tuple[float, float], ...]]:
+    return [tuple(sorted((points[i - 1], points[i]))) for i in range(1, len(points))]
+
+
+def _subpaths(d: str) -> list[list[tuple[float, float]]]:
+    out = []
+    for part in d.split("M")[1:]:
+        nums = [float(n) for n in part.replace("L", " ").replace("Z", " ").split()]
+        out.append(list(zip(nums[::2], nums[1::2], strict=True)))
+    return out
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_every_border_is_drawn_once(name: str) -> None:
+    """The borders are one stroked path, not each space's outline: every edge of
+    every traced ring is in it, and only once (so none is stroked twice)."""
+    layout = layout_for(name)
+    root = _tree(render_svg(_start(name)))
+    borders = root.find("s:path[@id='borders']", NS)
+    assert borders is not None
+    drawn = [e for chain in _subpaths(borders.get("d") or "") for e in _edges(chain)]
+    assert len(drawn) == len(set(drawn)), "a border is stroked twice"
+
+    def at(p: tuple[float, float]) -> tuple[float, float]:
+        return (round(p[0], 1), round(p[1], 1))
+
+    traced = {e for s in layout.spaces.values() for ring in s.rings
+              for e in _edges([at(p) for p in (*ring, ring[0])]) if e[0] != e[1]}
+    assert set(drawn) == traced
+
+
+def _inside(p: tuple[float, float], rings: tuple[tuple[tuple[float, float], ...], ...]) -> bool:
+    x, y = p
+    odd = False
+    for ring in rings:
+        for i in range(len(ring)):
+            (ax, ay), (bx, by) = ring[i - 1], ring[i]
+            if (ay > y) != (by > y) and x < ax + (y - ay) / (by - ay) * (bx - ax):
+                odd = not odd
+    return odd
+
+
+@pytest.mark.parametrize("name", ["standard", "sahara", "twentieth-century"])
+def test_impassable_spaces_are_hatched_inside_their_borders(name: str) -> None:
+    layout = layout_for(name)
+    shut = _impassable(name)
+    root = _tree(render_svg(_start(name)))
+    stripes = root.find("s:path[@id='hatching']", NS)
+    assert stripes is not None
+    drawn = _subpaths(stripes.get("d") or "")
+    for sid in shut:
+        mine = layout.hatching(sid, 8.0)
+        assert mine, f"{sid} has no stripes"
+        for a, b in mine:
+            mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+            assert _inside(mid, layout.spaces[sid].rings)
+            assert abs((b[1] - a[1]) + (b[0] - a[0])) < 1e-6  # at 45 degrees
+    assert len(drawn) == sum(len(layout.hatching(sid, 8.0)) for sid in shut)
+
+
 def test_viewer_and_cli_render(tmp_path: Path) -> None:
     game = str(tmp_path / "g.json")
     storage.save(_midgame("standard", 3), game)

@@ -29,8 +29,7 @@ from typing import Any
 from ..errors import VariantError
 from ..geography import Board
 from ..variant import Variant, derivation, load_variant
-
-Point = tuple[float, float]
+from .geometry import Point, border_chains, hatch_segments
 
 
 @dataclass(frozen=True)
@@ -83,6 +82,23 @@ class Layout:
             if any(i != j for i in left for j in right):
                 return True
         return False
+
+    @cached_property
+    def borders(self) -> tuple[tuple[Point, ...], ...]:
+        """Every border of the drawing once, as polylines: stroked in one path,
+        not once from each side (see ``geometry``)."""
+        return border_chains(s.rings for s in self.spaces.values())
+
+    @cached_property
+    def _hatches(self) -> dict[tuple[str, float], tuple[tuple[Point, Point], ...]]:
+        return {}
+
+    def hatching(self, space: str, spacing: float) -> tuple[tuple[Point, Point], ...]:
+        """The stripes that fill an impassable space, worked out once."""
+        key = (space, spacing)
+        if key not in self._hatches:
+            self._hatches[key] = hatch_segments(self.spaces[space].rings, spacing)
+        return self._hatches[key]
 
     def unit_spot(self, location: str) -> Point:
         """Where a unit at ``location`` (a province or one of its coasts) stands."""

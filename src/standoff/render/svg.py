@@ -7,10 +7,11 @@ front ends can find it without parsing shapes.
 
 What is drawn, bottom to top: spaces (seas, land filled by the owner of its
 centre, or by the power standing there with ``controllers``; impassable
-spaces hatched), links drawn as lines (land bridges, canals), centre markers,
-names, the phase's orders, units (armies round, fleets as hulls, in their
-power's colour; dislodged units offset with a red rim), and a legend with each
-power's colour, centres and units.
+spaces hatched; every border once, over the fills), links drawn as lines
+(land bridges, canals), centre markers, names, the phase's orders, units
+(armies round, fleets as hulls, in their power's colour; dislodged units
+offset with a red rim), and a legend with each power's colour, centres and
+units.
 """
 
 from __future__ import annotations
@@ -35,11 +36,15 @@ from ..orders import (
 from ..position import Position, Unit
 from ..results import OrderResult
 from ..variant import Variant, load_variant
-from .layout import Layout, Point, SpaceShape, distance, layout_for
+from .geometry import Point
+from .layout import Layout, SpaceShape, distance, layout_for
 
 SEA = "#a8c8e8"
 LAND = "#efe6cc"
 IMPASSABLE = "#9a9486"
+#: stripes over impassable spaces, and how far apart (user units)
+HATCH = "#6f6a5f"
+HATCH_SPACING = 8.0
 BACKGROUND = "#fbf8f1"
 INK = "#2b2b2b"
 NEUTRAL_UNIT = "#8d6e63"
@@ -76,6 +81,19 @@ def _fmt(x: float) -> str:
 def _path(shape: SpaceShape) -> str:
     return " ".join("M" + " L".join(f"{_fmt(x)} {_fmt(y)}" for x, y in ring) + " Z"
                     for ring in shape.rings if ring)
+
+
+_PATH_DATA: dict[int, tuple[Layout, dict[str, str]]] = {}
+
+
+def _path_data(layout: Layout) -> dict[str, str]:
+    """Path data already written for a layout's shapes, by key. A layout never
+    changes once loaded, and writing out its 15,000 points was most of the time
+    an SVG took (the layout is kept in the entry, so its id cannot be reused)."""
+    entry = _PATH_DATA.get(id(layout))
+    if entry is None or entry[0] is not layout:
+        entry = _PATH_DATA[id(layout)] = (layout, {})
+    return entry[1]
 
 
 def render_svg(position: Position, *, orders: Mapping[str, Sequence[Order]] | None = None,
@@ -119,16 +137,15 @@ class _Drawing:
 
     def text(self) -> str:
         ET.indent(self.root, space="")
+        for t in self.root.iter("text"):  # no line breaks between a text's pieces
+            for piece in t:
+                piece.tail = None
+            if len(t):
+                t.text = None
         return ET.tostring(self.root, encoding="unicode")
 
     def _defs(self) -> None:
         defs = ET.SubElement(self.root, "defs")
-        pat = ET.SubElement(defs, "pattern", {"id": "hatch", "width": "8", "height": "8",
-                                              "patternUnits": "userSpaceOnUse",
-                                              "patternTransform": "rotate(45)"})
-        ET.SubElement(pat, "rect", {"width": "8", "height": "8", "fill": IMPASSABLE})
-        ET.SubElement(pat, "line", {"x1": "0", "y1": "0", "x2": "0", "y2": "8",
-                                    "stroke": "#6f6a5f", "stroke-width": "3"})
         for name, colour in (("arrow", INK), ("arrow-failed", "#b03a2e"),
                              ("arrow-retreat", "#c0661b")):
             m = ET.SubElement(defs, "marker", {
@@ -139,18 +156,25 @@ class _Drawing:
     # -- board -------------------------------------------------------------------------
 
     def spaces(self, controllers: bool) -> None:
-        g = ET.SubElement(self.root, "g", {"id": "spaces", "stroke": INK,
-                                           "stroke-width": _fmt(self.u / 8),
-                                           "stroke-linejoin": "round"})
+        """Fills, then impassable spaces' stripes, then every border once, then
+        City discs. Why this way rather than one stroked path per space: it is
+        the same picture for half the work in resvg (see ``geometry``). The
+        fills are drawn without anti-aliasing: their edges lie under the
+        anti-aliased border line, and blending them too only cost time."""
+        g = ET.SubElement(self.root, "g", {"id": "spaces", "stroke": "none",
+                                           "shape-rendering": "crispEdges"})
         occupant = {province_of(u.location): u.power for u in self.pos.units}
+        written = _path_data(self.layout)
         discs = []
+        hatched = []
         for sid, shape in self.layout.spaces.items():
             prov = self.board.provinces.get(sid)
             terrain = prov.terrain if prov else Terrain.IMPASSABLE
             if terrain is Terrain.SEA:
                 fill = SEA
             elif terrain is Terrain.IMPASSABLE:
-                fill = "url(#hatch)"
+                fill = IMPASSABLE
+                hatched.append(sid)
             else:
                 owner = self.pos.centres.get(sid)
                 if owner is None and controllers and occupant.get(sid) in self.v.powers:
@@ -160,10 +184,36 @@ class _Drawing:
             if shape.disc:
                 discs.append((shape, attrs))
                 continue
-            ET.SubElement(g, "path", {**attrs, "d": _path(shape), "fill-rule": "evenodd"})
+            d = written.get(sid)
+            if d is None:
+                d = written[sid] = _path(shape)
+            ET.SubElement(g, "path", {**attrs, "d": d, "fill-rule": "evenodd"})
+        stripes = " ".join(self._stripes(sid, written) for sid in hatched)
+        if stripes.strip():
+            ET.SubElement(self.root, "path", {"id": "hatching", "fill": "none",
+                                              "stroke": HATCH, "stroke-width": "3",
+                                              "d": stripes})
+        if " borders" not in written:
+            written[" borders"] = " ".join("M" + " L".join(f"{_fmt(x)} {_fmt(y)}"
+                                                           for x, y in chain)
+                                           for chain in self.layout.borders)
+        width = _fmt(self.u / 8)
+        ET.SubElement(self.root, "path", {
+            "id": "borders", "fill": "none", "stroke": INK, "stroke-width": width,
+            "stroke-linejoin": "bevel",  # as round at this width, and cheaper
+            "d": written[" borders"]})
         for shape, attrs in discs:  # Cities on top of their Countries
-            ET.SubElement(g, "circle", {**attrs, "cx": _fmt(shape.unit[0]),
-                                        "cy": _fmt(shape.unit[1]), "r": _fmt(shape.disc)})
+            ET.SubElement(self.root, "circle", {
+                **attrs, "cx": _fmt(shape.unit[0]), "cy": _fmt(shape.unit[1]),
+                "r": _fmt(shape.disc), "stroke": INK, "stroke-width": width})
+
+    def _stripes(self, sid: str, written: dict[str, str]) -> str:
+        key = " hatch " + sid
+        if key not in written:
+            written[key] = " ".join(
+                f"M{_fmt(a[0])} {_fmt(a[1])} L{_fmt(b[0])} {_fmt(b[1])}"
+                for a, b in self.layout.hatching(sid, HATCH_SPACING))
+        return written[key]
 
     def connectors(self) -> None:
         g = ET.SubElement(self.root, "g", {"id": "connectors", "fill": "none"})
@@ -193,12 +243,16 @@ class _Drawing:
         g = ET.SubElement(self.root, "g", {
             "id": "names", "font-family": "DejaVu Sans, Arial, sans-serif",
             "font-size": _fmt(self.u * 0.9), "fill": INK, "text-anchor": "middle"})
+        # one text of many placed pieces (each its own text chunk, centred on its
+        # spot): the same picture, but resvg lays out one text element, not 300
+        text = ET.SubElement(g, "text")
         for sid, shape in self.layout.spaces.items():
             prov = self.board.provinces.get(sid)
             if prov is None or prov.terrain is Terrain.IMPASSABLE:
                 continue  # the hatching says it; a name would only add clutter
-            t = ET.SubElement(g, "text", {"x": _fmt(shape.label[0]),
-                                          "y": _fmt(shape.label[1] + self.u * 0.3)})
+            t = ET.SubElement(text, "tspan", {"x": _fmt(shape.label[0]),
+                                              "y": _fmt(shape.label[1] + self.u * 0.3),
+                                              "data-name": sid})
             t.text = sid.upper()
         for caption, x, y in self.layout.captions:
             t = ET.SubElement(self.root, "text", {
