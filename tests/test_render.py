@@ -186,10 +186,17 @@ def _edges(points: list[tuple[float, float]]) -> list[tuple[tuple[float, float],
 
 
 def _subpaths(d: str) -> list[list[tuple[float, float]]]:
+    """The points of each subpath of path data made of ``M x y l dx dy ...``."""
     out = []
     for part in d.split("M")[1:]:
-        nums = [float(n) for n in part.replace("L", " ").replace("Z", " ").split()]
-        out.append(list(zip(nums[::2], nums[1::2], strict=True)))
+        start, _, steps = part.replace("z", "").partition("l")
+        x, y = (float(n) for n in start.split())
+        points = [(x, y)]
+        nums = [float(n) for n in steps.split()]
+        for dx, dy in zip(nums[::2], nums[1::2], strict=True):
+            x, y = x + dx, y + dy
+            points.append((round(x, 1), round(y, 1)))
+        out.append(points)
     return out
 
 

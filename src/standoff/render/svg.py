@@ -78,9 +78,23 @@ def _fmt(x: float) -> str:
     return f"{x:.1f}".rstrip("0").rstrip(".")
 
 
+def _line_data(points: Iterable[Point], close: bool = False) -> str:
+    """Path data through ``points``: the first absolute, then relative steps
+    (``M1326 988 l10 10 2 0 45 45``), which keeps The Twentieth Century's
+    picture a third smaller than absolute points would. The steps are taken
+    between points rounded to a tenth, so they add up to exactly those."""
+    tenths = [(round(x * 10), round(y * 10)) for x, y in points]
+    if not tenths:
+        return ""
+    (x0, y0), steps = tenths[0], []
+    for (ax, ay), (bx, by) in zip(tenths, tenths[1:], strict=False):
+        steps.append(f"{_fmt((bx - ax) / 10)} {_fmt((by - ay) / 10)}")
+    return (f"M{_fmt(x0 / 10)} {_fmt(y0 / 10)}" + (" l" + " ".join(steps) if steps else "")
+            + (" z" if close else ""))
+
+
 def _path(shape: SpaceShape) -> str:
-    return " ".join("M" + " L".join(f"{_fmt(x)} {_fmt(y)}" for x, y in ring) + " Z"
-                    for ring in shape.rings if ring)
+    return " ".join(_line_data(ring, close=True) for ring in shape.rings if ring)
 
 
 _PATH_DATA: dict[int, tuple[Layout, dict[str, str]]] = {}
@@ -194,9 +208,7 @@ class _Drawing:
                                               "stroke": HATCH, "stroke-width": "3",
                                               "d": stripes})
         if " borders" not in written:
-            written[" borders"] = " ".join("M" + " L".join(f"{_fmt(x)} {_fmt(y)}"
-                                                           for x, y in chain)
-                                           for chain in self.layout.borders)
+            written[" borders"] = " ".join(_line_data(chain) for chain in self.layout.borders)
         width = _fmt(self.u / 8)
         ET.SubElement(self.root, "path", {
             "id": "borders", "fill": "none", "stroke": INK, "stroke-width": width,
@@ -211,8 +223,7 @@ class _Drawing:
         key = " hatch " + sid
         if key not in written:
             written[key] = " ".join(
-                f"M{_fmt(a[0])} {_fmt(a[1])} L{_fmt(b[0])} {_fmt(b[1])}"
-                for a, b in self.layout.hatching(sid, HATCH_SPACING))
+                _line_data(segment) for segment in self.layout.hatching(sid, HATCH_SPACING))
         return written[key]
 
     def connectors(self) -> None:
