@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Mapping, Sequence
+from itertools import pairwise
 
 from ..geography import Terrain, UnitType, province_of
 from ..orders import (
@@ -87,7 +88,7 @@ def _line_data(points: Iterable[Point], close: bool = False) -> str:
     if not tenths:
         return ""
     (x0, y0), steps = tenths[0], []
-    for (ax, ay), (bx, by) in zip(tenths, tenths[1:], strict=False):
+    for (ax, ay), (bx, by) in pairwise(tenths):
         steps.append(f"{_fmt((bx - ax) / 10)} {_fmt((by - ay) / 10)}")
     return (f"M{_fmt(x0 / 10)} {_fmt(y0 / 10)}" + (" l" + " ".join(steps) if steps else "")
             + (" z" if close else ""))
@@ -209,15 +210,16 @@ class _Drawing:
                                               "d": stripes})
         if " borders" not in written:
             written[" borders"] = " ".join(_line_data(chain) for chain in self.layout.borders)
-        width = _fmt(self.u / 8)
+        # a shade wider than the u/8 outlines were: stroked from both sides, their
+        # blended edges made them that much darker (as much ink at full size)
         ET.SubElement(self.root, "path", {
-            "id": "borders", "fill": "none", "stroke": INK, "stroke-width": width,
+            "id": "borders", "fill": "none", "stroke": INK, "stroke-width": _fmt(self.u / 7),
             "stroke-linejoin": "bevel",  # as round at this width, and cheaper
             "d": written[" borders"]})
         for shape, attrs in discs:  # Cities on top of their Countries
             ET.SubElement(self.root, "circle", {
                 **attrs, "cx": _fmt(shape.unit[0]), "cy": _fmt(shape.unit[1]),
-                "r": _fmt(shape.disc), "stroke": INK, "stroke-width": width})
+                "r": _fmt(shape.disc), "stroke": INK, "stroke-width": _fmt(self.u / 8)})
 
     def _stripes(self, sid: str, written: dict[str, str]) -> str:
         key = " hatch " + sid
