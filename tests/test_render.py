@@ -29,6 +29,7 @@ from standoff.geography import province_of
 from standoff.legal import random_orders
 from standoff.position import Position
 from standoff.render import game_viewer, layout_for, render_png, render_svg
+from standoff.render.svg import HATCH_SPACING
 from standoff.variant import available_variants, load_variant
 
 VARIANTS = sorted({load_variant(str(p)).name for p in available_variants().values()})
@@ -239,13 +240,13 @@ def test_impassable_spaces_are_hatched_inside_their_borders(name: str) -> None:
     assert stripes is not None
     drawn = _subpaths(stripes.get("d") or "")
     for sid in shut:
-        mine = layout.hatching(sid, 8.0)
+        mine = layout.hatching(sid, HATCH_SPACING)
         assert mine, f"{sid} has no stripes"
         for a, b in mine:
             mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
             assert _inside(mid, layout.spaces[sid].rings)
             assert abs((b[1] - a[1]) + (b[0] - a[0])) < 1e-6  # at 45 degrees
-    assert len(drawn) == sum(len(layout.hatching(sid, 8.0)) for sid in shut)
+    assert len(drawn) == sum(len(layout.hatching(sid, HATCH_SPACING)) for sid in shut)
 
 
 def test_viewer_and_cli_render(tmp_path: Path) -> None:
