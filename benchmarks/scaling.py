@@ -16,6 +16,7 @@ import random
 import statistics
 import time
 
+import standoff
 from standoff import Position, Unit, UnitType, adjudicate
 from standoff.geography import Board, Province, Terrain
 from standoff.legal import legal_orders
@@ -84,6 +85,8 @@ def main() -> None:
     rng = random.Random(args.seed)
     print(f"{'units':>6} {'map':>9} {'median µs/phase':>16} {'µs/unit':>8} "
           f"{'supports %':>10} {'convoys':>8}")
+    build = "compiled core" if standoff.COMPILED else "pure Python"
+    print(f"standoff {standoff.__version__} ({build})")
     for n, side in ((22, 9), (100, 19), (400, 37)):
         variant = grid_variant(side)
         times = []

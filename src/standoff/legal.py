@@ -253,15 +253,22 @@ def _adjustments(board: Board, v: Variant, position: Position) -> LegalOrders:
         mine: dict[str, list[Order]] = {}
         if delta > 0:
             for prov in build_sites(v, position, power):
-                orders: list[Order] = []
-                if board.can_stand(UnitType.ARMY, prov):
-                    orders.append(Build(UnitType.ARMY, prov))
-                orders.extend(Build(UnitType.FLEET, loc) for loc in board.locations_of(prov)
-                              if board.can_stand(UnitType.FLEET, loc))
-                mine[prov] = [*orders, WAIVE]
+                mine[prov] = list(_builds(board, prov))
         else:
             for u in position.units:
                 if u.power == power:
-                    mine[u.location] = [Remove(u.type, u.location)]
+                    mine[u.location] = [_order(Remove, u.type, u.location)]
         out[power] = mine
     return out
+
+
+@cache
+def _builds(board: Board, prov: str) -> tuple[Order, ...]:
+    """The builds a site allows (an army, a fleet on each coast) and WAIVE: fixed
+    by the map."""
+    orders: list[Order] = []
+    if board.can_stand(UnitType.ARMY, prov):
+        orders.append(Build(UnitType.ARMY, prov))
+    orders.extend(Build(UnitType.FLEET, loc) for loc in board.locations_of(prov)
+                  if board.can_stand(UnitType.FLEET, loc))
+    return (*orders, WAIVE)
