@@ -79,6 +79,14 @@ def _fmt(x: float) -> str:
     return f"{x:.1f}".rstrip("0").rstrip(".")
 
 
+def _tenths(t: int) -> str:
+    """``_fmt(t / 10)`` for a whole number of tenths, without float formatting
+    (a map's first drawing writes some 50,000 of them)."""
+    if t % 10 == 0:
+        return str(t // 10)
+    return f"{'-' if t < 0 else ''}{abs(t) // 10}.{abs(t) % 10}"
+
+
 def _line_data(points: Iterable[Point], close: bool = False) -> str:
     """Path data through ``points``: the first absolute, then relative steps
     (``M1326 988 l10 10 2 0 45 45``), which keeps The Twentieth Century's
@@ -87,10 +95,10 @@ def _line_data(points: Iterable[Point], close: bool = False) -> str:
     tenths = [(round(x * 10), round(y * 10)) for x, y in points]
     if not tenths:
         return ""
-    (x0, y0), steps = tenths[0], []
-    for (ax, ay), (bx, by) in pairwise(tenths):
-        steps.append(f"{_fmt((bx - ax) / 10)} {_fmt((by - ay) / 10)}")
-    return (f"M{_fmt(x0 / 10)} {_fmt(y0 / 10)}" + (" l" + " ".join(steps) if steps else "")
+    x0, y0 = tenths[0]
+    steps = [f"{_tenths(bx - ax)} {_tenths(by - ay)}"
+             for (ax, ay), (bx, by) in pairwise(tenths)]
+    return (f"M{_tenths(x0)} {_tenths(y0)}" + (" l" + " ".join(steps) if steps else "")
             + (" z" if close else ""))
 
 
