@@ -293,8 +293,8 @@ def _after_turn(v: Variant, position: Position, units: list[Unit], notes: set[st
     """
     phase = position.phase
     centres = position.centres
-    season = Phase(phase.year, phase.season, PhaseKind.MOVEMENT)
-    nxt_phase = season.next_after_turn(v.calendar, options.optional_seasons)
+    # (the same for this season's movement and retreat phases)
+    nxt_phase = phase.next_after_turn(v.calendar, options.optional_seasons)
     events: list[str] = []
     old, new = v.board_at(phase), v.board_at(nxt_phase)
     if new is not old:

@@ -15,7 +15,6 @@ every move in the cycle succeeds.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from .geography import Board, UnitType, province_of
 from .options import Options
@@ -27,20 +26,26 @@ from .results import OrderResult, Reason
 _HOLD, _MOVE, _SUP_HOLD, _SUP_MOVE, _CONVOY = range(5)
 
 
-@dataclass(slots=True)
 class MovementOutcome:
-    #: units after the phase (dislodged ones excluded)
-    units: list[Unit]
-    dislodged: list[Dislodged]
-    #: provinces left empty by a stand-off
-    contested: frozenset[str]
-    #: provinces holding a unit after the phase
-    occupied: set[str]
-    #: builds the per-order results on demand (bots that only need the next
-    #: position do not pay for explanations)
-    explain: Callable[[], list[OrderResult]]
-    #: where unit ``i`` ends the phase ("" if dislodged)
-    final: list[str]
+    """What a movement phase did (a plain class: its constructor is compiled)."""
+
+    __slots__ = ("contested", "dislodged", "explain", "final", "occupied", "units")
+
+    def __init__(self, units: list[Unit], dislodged: list[Dislodged],
+                 contested: frozenset[str], occupied: set[str],
+                 explain: Callable[[], list[OrderResult]], final: list[str]) -> None:
+        #: units after the phase (dislodged ones excluded)
+        self.units = units
+        self.dislodged = dislodged
+        #: provinces left empty by a stand-off
+        self.contested = contested
+        #: provinces holding a unit after the phase
+        self.occupied = occupied
+        #: builds the per-order results on demand (bots that only need the next
+        #: position do not pay for explanations)
+        self.explain = explain
+        #: where unit ``i`` ends the phase ("" if dislodged)
+        self.final = final
 
 
 class MovementAdjudicator:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import Enum
-from functools import total_ordering
 
 from .errors import NotationError
 
@@ -140,23 +139,56 @@ class Calendar:
 _KIND_RANK = {"M": 0, "R": 1, "A": 2}
 
 
-@total_ordering
-@dataclass(frozen=True, slots=True)
 class Phase:
-    """A point in the game. Ordered chronologically (movement, retreat, adjustment)."""
+    """A point in the game: an immutable value, ordered chronologically
+    (movement, retreat, adjustment).
 
-    year: int
-    #: index into the calendar's seasons; adjustments use the last season's index.
-    season: int
-    kind: PhaseKind
+    A plain class rather than a frozen dataclass: several are made per phase
+    adjudicated, and a hand-written constructor is compiled with the core (a
+    dataclass's stays interpreted)."""
+
+    __slots__ = ("kind", "season", "year")
+
+    def __init__(self, year: int, season: int, kind: PhaseKind) -> None:
+        self.year = year
+        #: index into the calendar's seasons; adjustments use the last season's index.
+        self.season = season
+        self.kind = kind
 
     def _key(self) -> tuple[int, int, int]:
         return (self.year, self.season, _KIND_RANK[self.kind.value])
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Phase):
+            return NotImplemented
+        return self.year == other.year and self.season == other.season and \
+            self.kind is other.kind
+
+    def __hash__(self) -> int:
+        return hash((self.year, self.season, self.kind.value))
 
     def __lt__(self, other: object) -> bool:
         if not isinstance(other, Phase):
             return NotImplemented
         return self._key() < other._key()
+
+    def __le__(self, other: object) -> bool:
+        if not isinstance(other, Phase):
+            return NotImplemented
+        return self._key() <= other._key()
+
+    def __gt__(self, other: object) -> bool:
+        if not isinstance(other, Phase):
+            return NotImplemented
+        return self._key() > other._key()
+
+    def __ge__(self, other: object) -> bool:
+        if not isinstance(other, Phase):
+            return NotImplemented
+        return self._key() >= other._key()
+
+    def __repr__(self) -> str:
+        return f"Phase({self.year}, {self.season}, PhaseKind.{self.kind.name})"
 
     def name(self, calendar: Calendar) -> str:
         """Short notation, e.g. ``S1901M``; ``W1901A`` for adjustments."""
