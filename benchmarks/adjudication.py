@@ -204,10 +204,12 @@ def position_from_dip(game: Game) -> Position:
     """diplomacy's position as a standoff Position (movement and adjustment phases only)."""
     phase = Phase.parse(game.get_current_phase(), CAL)
     assert phase.kind is not PhaseKind.RETREAT
-    units = [Unit(VARIANT.power(p.name), UnitType(u[0]), u[2:].lower())
-             for p in game.powers.values() for u in p.units]
-    centres = {c.lower(): VARIANT.power(p.name) for p in game.powers.values() for c in p.centers}
-    return Position(VARIANT.name, phase, tuple(units), centres)
+    # read through standoff's JSON reader, as any position from outside would be
+    return Position.from_dict({
+        "variant": VARIANT.name, "phase": phase.name(CAL),
+        "units": {p.name: list(p.units) for p in game.powers.values()},
+        "centres": {p.name: list(p.centers) for p in game.powers.values()},
+    })
 
 
 def dip_play(game: Game, orders: Orders) -> None:

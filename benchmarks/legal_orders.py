@@ -35,9 +35,8 @@ setup_env.bootstrap(__file__)  # into the benchmark venv (compiled; --pure: pure
 import diplomacy  # noqa: E402
 
 import standoff  # noqa: E402
-from standoff import Position, Unit, UnitType, load_variant  # noqa: E402
+from standoff import Position, load_variant  # noqa: E402
 from standoff.legal import legal_orders  # noqa: E402
-from standoff.phase import Phase  # noqa: E402
 
 BENCH = Path("/work/shared/bench/random_games.json")
 
@@ -48,13 +47,12 @@ def to_position(game: diplomacy.Game) -> Position | None:
     name = game.get_current_phase()
     if name.endswith("R"):
         return None  # retreat positions need attack origins diplomacy does not expose
-    units = []
-    for power, items in game.get_units().items():
-        for item in items:
-            kind, loc = item.lstrip("*").split()
-            units.append(Unit(power.lower(), UnitType(kind), loc.lower()))
-    centres = {c.lower(): p.lower() for p, cs in game.get_centers().items() for c in cs}
-    return Position(v.name, Phase.parse(name, v.calendar), tuple(units), centres)
+    # read through standoff's JSON reader, as any position from outside would be
+    return Position.from_dict({
+        "variant": v.name, "phase": name,
+        "units": {p: [u.lstrip("*") for u in us] for p, us in game.get_units().items()},
+        "centres": dict(game.get_centers()),
+    })
 
 
 def timed(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]

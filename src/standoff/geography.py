@@ -4,7 +4,10 @@ A :class:`Board` is immutable. A variant whose map changes from phase to phase
 (Sahara's drying seas) simply owns several boards and picks one per phase, so
 nothing here ever mutates. Locations are plain interned strings: ``"par"`` for a
 province, ``"stp/nc"`` for one coast of a split-coast province. Strings keep
-orders and positions readable and hash fast enough for the adjudicator.
+orders and positions readable and hash fast enough for the adjudicator; being
+interned (``sys.intern``: the board's ids here, and whatever the position and
+order readers produce), equal ones are one object, so a table lookup matches
+them by identity instead of comparing characters.
 
 Variant needs that shaped this module:
 
@@ -18,6 +21,7 @@ Variant needs that shaped this module:
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
@@ -62,6 +66,10 @@ class Province:
     #: Board level for stacked maps ("I", "II" in Twin Earths); "" on one-level maps.
     level: str = ""
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "id", sys.intern(self.id))
+        object.__setattr__(self, "coasts", tuple(sys.intern(c) for c in self.coasts))
+
     @property
     def is_land(self) -> bool:
         return self.terrain in (Terrain.LAND, Terrain.COAST)
@@ -75,7 +83,7 @@ class _ProvinceTable(dict[str, str]):
     """Memo of location -> province: a C-level dict lookup on the hot path."""
 
     def __missing__(self, location: str) -> str:
-        province = location.split("/", 1)[0]
+        province = sys.intern(location.split("/", 1)[0])
         if len(self) < 1_000_000:  # bounded: locations are a small finite set in practice
             self[location] = province
         return province
@@ -131,11 +139,13 @@ class Board:
             loc: set() for loc in locations if _fleet_can_stand(provs, loc)
         }
         for a, b in army_edges:
+            a, b = sys.intern(a), sys.intern(b)
             for x, y in ((a, b), (b, a)):
                 if x not in army:
                     raise VariantError(f"army link {a}-{b}: {x!r} is not a land province")
                 army[x].add(y)
         for a, b in fleet_edges:
+            a, b = sys.intern(a), sys.intern(b)
             for x, y in ((a, b), (b, a)):
                 if x not in fleet:
                     raise VariantError(f"fleet link {a}-{b}: a fleet cannot stand in {x!r}")

@@ -21,6 +21,7 @@ empty field. Both forms round-trip exactly; anything else raises
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -389,14 +390,14 @@ def _list(value: Any, what: str) -> list[Any]:
 
 
 def _province(variant: Variant, text: str) -> str:
-    p = text.strip().lower()
+    p = sys.intern(text.strip().lower())  # interned like the board's ids: see geography
     if p not in variant.board.provinces:
         raise NotationError(f"unknown province {text!r}")
     return p
 
 
 def _location(variant: Variant, text: str) -> str:
-    loc = text.strip().lower()
+    loc = sys.intern(text.strip().lower())
     if province_of(loc.removesuffix("<")) not in variant.board.provinces:
         raise NotationError(f"unknown location {text!r} in {variant.title}")
     return loc
@@ -408,7 +409,7 @@ def _unit(variant: Variant, power: str, text: str) -> Unit:
         unit_type = UnitType(kind.upper())
     except ValueError:
         raise NotationError(f"bad unit {text!r} (expected e.g. 'A PAR' or 'F STP/SC')") from None
-    loc = loc.strip().lower()
+    loc = sys.intern(loc.strip().lower())
     if province_of(loc) not in variant.board.provinces:
         raise NotationError(f"unknown province in unit {text!r}")
     owner = variant.neutral if variant.neutral and power.strip().lower() == variant.neutral \
