@@ -314,13 +314,14 @@ def update_centres(v: Variant, phase: Phase, units: Iterable[Unit],
 
     Returns ``centres`` itself when nothing changed (positions share the table).
     """
-    provinces = v.board_at(phase).provinces
+    supply_centres = v.board_at(phase).supply_centres
+    neutral = v.neutral
     out: dict[str, str] | None = None
     for u in units:
-        if u.power == v.neutral:
+        if u.power == neutral:
             continue  # a neutral army keeps its country unowned (1939 IV 2.2)
         prov = province_of(u.location)
-        if provinces[prov].supply_centre and centres.get(prov) != u.power:
+        if prov in supply_centres and centres.get(prov) != u.power:
             if out is None:
                 out = dict(centres)
             out[prov] = u.power

@@ -116,6 +116,8 @@ class Board:
     canals: Mapping[str, frozenset[str]] = field(default_factory=dict)
     #: sea -> {other sea: canal province}: the extra fleet moves the canals make
     canal_links: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    #: the supply centres' provinces (one compact set to test, on the hot path)
+    supply_centres: frozenset[str] = frozenset()
 
     @classmethod
     def build(
@@ -183,6 +185,7 @@ class Board:
                                 if p.capacity == 0 and p.terrain is Terrain.SEA),
             canals=canal_seas,
             canal_links=canal_links,
+            supply_centres=frozenset(p.id for p in provs.values() if p.supply_centre),
         )
 
     # -- queries -----------------------------------------------------------------

@@ -156,7 +156,7 @@ class Variant:
 
     @property
     def supply_centres(self) -> frozenset[str]:
-        return frozenset(p.id for p in self.board.provinces.values() if p.supply_centre)
+        return self.board.supply_centres
 
     def home_of(self, province: str) -> str | None:
         """The power whose home centre this is, if any."""
