@@ -79,6 +79,8 @@ def read_orders(
     parsed: dict[str, list[Order]] = {}
     bad: list[OrderResult] = []
     for power_name, items in orders.items():
+        if not items:
+            continue  # an empty list: nothing to read (most powers, in most retreats)
         try:
             power = variant.power(power_name)
         except StandoffError as exc:
@@ -127,6 +129,8 @@ def _movement(v: Variant, position: Position, orders: OrdersInput,
     # Reading and checking in one pass: this loop runs for every order of every
     # phase (no intermediate table of parsed orders).
     for power_name, items in orders.items():
+        if not items:
+            continue
         try:
             power = v.power(power_name)
         except StandoffError as exc:
@@ -260,7 +264,7 @@ def _retreat(v: Variant, position: Position, parsed: dict[str, list[Order]],
     results.extend(res)
     units = list(position.units) + arrived
     notes = {n for n in position.notes if not n.endswith("<")}
-    for d in position.dislodged:
+    for d in position.dislodged if position.notes else ():
         retreat = legal.get(d.unit.province)
         if f"{d.unit.location}<" in position.notes and isinstance(retreat, Retreat) and \
                 Unit(d.unit.power, d.unit.type, retreat.dest) in arrived:
@@ -302,7 +306,7 @@ def _after_turn(v: Variant, position: Position, units: list[Unit], notes: set[st
                                                   v.stranded_fleets, notes)
     if phase.is_last_season(v.calendar):
         centres = update_centres(v, nxt_phase, units, centres)
-    if nxt_phase.kind is PhaseKind.ADJUSTMENT and not counts_for(v, units, centres):
+    if nxt_phase.kind is PhaseKind.ADJUSTMENT and not counts_for(v, units, centres, True):
         nxt_phase = nxt_phase.next_after_turn(v.calendar, options.optional_seasons)
     return Position(v.name, nxt_phase, tuple(units), centres), events
 

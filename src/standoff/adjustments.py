@@ -29,10 +29,12 @@ def adjustment_counts(variant: Variant, position: Position) -> dict[str, int]:
     return counts_for(variant, position.units, position.centres)
 
 
-def counts_for(variant: Variant, units: Iterable[Unit], centres: Mapping[str, str]
-               ) -> dict[str, int]:
+def counts_for(variant: Variant, units: Iterable[Unit], centres: Mapping[str, str],
+               first_only: bool = False) -> dict[str, int]:
     """:func:`adjustment_counts` from units and centre owners, before any position
-    exists (the adjudicator asks it after every Fall to skip empty adjustments)."""
+    exists. The adjudicator asks after every Fall whether anyone has anything to
+    adjust (to skip an empty adjustment phase): with ``first_only`` the answer
+    stops at the first power with a count."""
     delta: dict[str, int] = {}
     for p in centres.values():
         delta[p] = delta.get(p, 0) + 1
@@ -49,6 +51,8 @@ def counts_for(variant: Variant, units: Iterable[Unit], centres: Mapping[str, st
             d = min(d, len(_sites(variant, power=p, centres=centres, occupied=occupied)))
         if d:
             out[p] = d
+            if first_only:
+                break
     return out
 
 
