@@ -90,7 +90,10 @@ class _ProvinceTable(dict[str, str]):
 
 
 #: ``province_of("stp/nc") == "stp"``, ``province_of("par") == "par"``.
-province_of = _ProvinceTable().__getitem__
+#: the table itself, for loops that index it directly (``PROVINCE_OF[loc]``: in the
+#: compiled core a subscript is cheaper than calling the bound method)
+PROVINCE_OF = _ProvinceTable()
+province_of = PROVINCE_OF.__getitem__
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from .errors import NotationError, StandoffError, VariantError
-from .geography import UnitType, province_of
+from .geography import PROVINCE_OF, UnitType, province_of
 from .phase import Phase
 from .variant import Variant, load_variant
 
@@ -94,8 +94,9 @@ class Position:
             else frozenset(notes)
         at: dict[str, Unit] = {}
         index: dict[str, int] = {}
+        table = PROVINCE_OF
         for i, u in enumerate(self.units):
-            p = province_of(u.location)
+            p = table[u.location]
             if p not in at:
                 at[p] = u
                 index[p] = i
