@@ -118,7 +118,7 @@ def check_build(board: Board, variant: Variant, position: Position, power: str,
     if not board.can_stand(unit, loc):
         raise IllegalOrderError(str(order), f"a {'fleet' if unit is UnitType.FLEET else 'army'}"
                                             f" cannot be built in {loc.upper()}")
-    return Build(unit, loc)
+    return order if unit is order.unit and loc == order.location else Build(unit, loc)
 
 
 def adjudicate_adjustments(
@@ -196,9 +196,11 @@ def _removals(board: Board, variant: Variant, position: Position, power: str,
             why = (f"no unit of {power} in {prov.upper()}")
             results.append(OrderResult(power, o, False, Reason.ILLEGAL, detail=why))
             continue
-        # a space may hold several of the power's units (high seas): take one left
-        unit = next((u for u in units if u.power == power and u.province == prov), unit)
-        order = Remove(unit.type, unit.location)
+        if prov in board.high_seas:
+            # a space may hold several of the power's units (high seas): take one left
+            unit = next((u for u in units if u.power == power and u.province == prov), unit)
+        order = o if type(o) is Remove and o.unit is unit.type and o.location == unit.location \
+            else Remove(unit.type, unit.location)
         if needed <= 0 or unit not in units:
             why = "no removals left" if needed <= 0 else "already removed"
             results.append(OrderResult(power, order, False, Reason.NOT_ALLOWED, detail=why))
