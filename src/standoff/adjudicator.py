@@ -21,7 +21,7 @@ from .notation import parse_order
 from .options import DEFAULT, Options
 from .orders import Build, Disband, Move, NoConvert, Order, Permit, Remove, Retreat, Waive
 from .phase import Phase, PhaseKind
-from .position import Dislodged, Position, Unit
+from .position import Dislodged, Position, Unit, changed_owners
 from .results import OrderResult, Reason
 from .retreats import adjudicate_retreats, check_retreat, retreat_options
 from .transitions import apply_map_change
@@ -320,16 +320,16 @@ def update_centres(v: Variant, phase: Phase, units: Iterable[Unit],
     """
     supply_centres = v.board_at(phase).supply_centres
     neutral = v.neutral
-    out: dict[str, str] | None = None
+    changes: dict[str, str] | None = None
     for u in units:
         if u.power == neutral:
             continue  # a neutral army keeps its country unowned (1939 IV 2.2)
         prov = province_of(u.location)
         if prov in supply_centres and centres.get(prov) != u.power:
-            if out is None:
-                out = dict(centres)
-            out[prov] = u.power
-    return centres if out is None else out
+            if changes is None:
+                changes = {}
+            changes[prov] = u.power
+    return centres if changes is None else changed_owners(centres, changes)
 
 
 def check_order(position: Position, power: str, order: Order, options: Options = DEFAULT,

@@ -353,6 +353,18 @@ class Position:
                 raise NotationError(f"dislodged {d.unit} cannot stand on {d.unit.location.upper()}")
 
 
+def changed_owners(centres: Mapping[str, str], changes: Mapping[str, str]) -> Mapping[str, str]:
+    """``centres`` with ``changes`` applied (province -> new owner), still in the
+    canonical order when no new province joins it, so the next position need not
+    sort it again (the common case after a Fall: centres change hands)."""
+    if isinstance(centres, _Sorted) and all(p in centres for p in changes):
+        out: dict[str, str] = _Sorted(centres)
+    else:
+        out = dict(centres)
+    out.update(changes)
+    return out
+
+
 class _Sorted(dict[str, str]):
     """A centre table already in canonical order: positions share it unsorted-free.
     Positions never mutate it; it is a dict only to stay cheap to read."""
