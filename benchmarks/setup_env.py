@@ -86,20 +86,23 @@ def ensure(fresh: bool = False, quiet: bool = False, pure: bool = False) -> Path
     if fresh and env.exists():
         shutil.rmtree(env)
     state = _probe(env)
-    if state is None:
-        print(f"creating {env} ({REQUIREMENTS.name} + standoff) ...", flush=True)
-        venv.EnvBuilder(with_pip=True, clear=True).create(env)
-        _pip(env, "-r", str(REQUIREMENTS), compile_="0")
     want = "pure" if pure else "compiled"
     stamp = env / STAMP
     digest = source_digest()
-    if pure:
+    standoff = ["-e", str(ROOT)] if pure else [str(ROOT)]
+    if state is None:
+        print(f"creating {env} ({REQUIREMENTS.name} + standoff, {want}; about a minute) ...",
+              flush=True)
+        venv.EnvBuilder(with_pip=True, clear=True).create(env)
+        _pip(env, "-r", str(REQUIREMENTS), *standoff, compile_="0" if pure else "1")
+        stamp.write_text(digest)
+    elif pure:
         if state != "pure":
-            _pip(env, "-e", str(ROOT), compile_="0")
+            _pip(env, "--force-reinstall", "--no-deps", *standoff, compile_="0")
     elif state != "compiled" or not stamp.exists() or stamp.read_text() != digest:
         print(f"building standoff's compiled core into {env} (about a minute) ...",
               flush=True)
-        _pip(env, "--force-reinstall", "--no-deps", str(ROOT), compile_="1")
+        _pip(env, "--force-reinstall", "--no-deps", *standoff, compile_="1")
         stamp.write_text(digest)
     got = _probe(env)
     if got != want:
