@@ -74,7 +74,14 @@ def _ext_modules() -> list[Any]:
               file=sys.stderr)
         return []
     paths = [f"src/standoff/{m}.py" for m in CORE]
-    return list(mypycify(paths, opt_level="3", group_name="standoff_core"))
+    try:
+        return list(mypycify(paths, opt_level="3", group_name="standoff_core"))
+    except (Exception, SystemExit) as exc:  # mypyc refused the code (a newer mypy, say)
+        if choice == "1":
+            raise
+        print(f"warning: mypyc could not compile standoff's core ({exc!r}); "
+              "installing the pure Python package", file=sys.stderr)
+        return []
 
 
 setup(ext_modules=_ext_modules(), cmdclass={"build_ext": OptionalBuildExt})
