@@ -39,6 +39,10 @@ class PhaseRecord:
     #: what a change of map did after this phase
     events: list[str] = field(default_factory=list)
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # by the constructor's arguments, as every value of the compiled core
+        return (PhaseRecord, (self.position, self.orders, self.results, self.events))
+
 
 @dataclass
 class Game:
@@ -55,6 +59,11 @@ class Game:
 
     def __post_init__(self) -> None:
         self.position = Position.initial(self.variant)
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        """Pickle and copy a game whole (its variant by name)."""
+        return (_restore_game, (self.variant, self.options, self.position, self.history,
+                                self.orders, self.winner, self.draw, self.no_winner))
 
     @classmethod
     def new(cls, variant: str | Variant = "standard", options: Options = DEFAULT) -> Game:
@@ -250,3 +259,12 @@ class Game:
             else:
                 raise StandoffError("unknown game outcome")
         return game
+
+
+def _restore_game(variant: Variant, options: Options, position: Position,
+                  history: list[PhaseRecord], orders: dict[str, dict[str, Order]],
+                  winner: str | None, draw: tuple[str, ...] | None, no_winner: bool) -> Game:
+    """The inverse of :meth:`Game.__reduce__`."""
+    game = Game(variant, options, history, orders, winner, draw, no_winner)
+    game.position = position
+    return game

@@ -70,6 +70,9 @@ class Options:
                     f"option {f.name} cannot be {value!r} (choose one of {', '.join(allowed)})"
                 )
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return (Options, tuple(getattr(self, f.name) for f in fields(self)))
+
     def with_(self, **changes: str) -> Options:
         unknown = set(changes) - set(CHOICES)
         if unknown:

@@ -15,7 +15,7 @@ once and reusing it is what keeps a phase fast).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from .geography import UnitType, province_of
 
@@ -54,6 +54,11 @@ class Order:
 
     def __repr__(self) -> str:
         return f"Order.parse({str(self)!r})"
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        """Pickle and copy by the constructor's arguments: the compiled core's
+        frozen classes cannot be rebuilt field by field."""
+        return (type(self), tuple(getattr(self, f.name) for f in fields(self)))
 
     @property
     def province(self) -> str:

@@ -190,6 +190,9 @@ class Phase:
     def __repr__(self) -> str:
         return f"Phase({self.year}, {self.season}, PhaseKind.{self.kind.name})"
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return (Phase, (self.year, self.season, self.kind))
+
     def name(self, calendar: Calendar) -> str:
         """Short notation, e.g. ``S1901M``; ``W1901A`` for adjustments."""
         if self.kind is PhaseKind.ADJUSTMENT:

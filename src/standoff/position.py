@@ -60,6 +60,10 @@ class Dislodged:
     def __str__(self) -> str:
         return f"{self.unit}<{self.attacker_from.upper()}{'~' if self.via_convoy else ''}"
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # by the constructor's arguments, as every value of the compiled core
+        return (Dislodged, (self.unit, self.attacker_from, self.via_convoy))
+
 
 class Position:
     """Everything on the board at one phase: an immutable value (never mutated
@@ -112,6 +116,12 @@ class Position:
     def _key(self) -> tuple[object, ...]:
         return (self.variant, self.phase, self.units, dict(self.centres), self.dislodged,
                 self.contested, self.notes)
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        """Pickle and copy by the constructor's arguments (positions cross process
+        boundaries in self-play; the compiled class cannot be rebuilt slot by slot)."""
+        return (Position, (self.variant, self.phase, self.units, dict(self.centres),
+                           self.dislodged, self.contested, self.notes))
 
     def __repr__(self) -> str:
         try:

@@ -86,6 +86,9 @@ class OrderResult:
         return (self.power, self.order, self.success, self.reason, self.by, self.detail,
                 self.dislodged_by, self.text)
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return (OrderResult, self._key())
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, OrderResult):
             return NotImplemented

@@ -28,6 +28,7 @@ its own sections on top (tables are merged key by key).
 from __future__ import annotations
 
 import copy
+import pickle
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -36,7 +37,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Protocol
 
-from .errors import NotationError, VariantError
+from .errors import NotationError, StandoffError, VariantError
 from .geography import Board, Province, Terrain, UnitType, province_of
 from .phase import Calendar, Era, Phase
 
@@ -130,6 +131,20 @@ class Variant:
     #: build centres: non-centre spaces where a power may also build, each with
     #: the centres of which it must own at least one (1939 IV Persia, Archangel)
     build_centres: Mapping[str, BuildCentre] = field(default_factory=dict)
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        """Pickled by name, as positions and saved games name their variant: the
+        receiving process loads the same variant (a variant built in code must be
+        registered there too)."""
+        try:
+            known = load_variant(self.name) is self
+        except StandoffError:
+            known = False
+        if not known:
+            raise pickle.PicklingError(
+                f"variant {self.name!r} cannot be found again by its name: "
+                "register_variant() it before pickling what uses it")
+        return (load_variant, (self.name,))
 
     def board_at(self, phase: Phase) -> Board:
         """The map in force during ``phase`` (one board unless a hook changes it)."""
