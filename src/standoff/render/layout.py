@@ -89,16 +89,10 @@ class Layout:
         not once from each side (see ``geometry``)."""
         return border_chains(s.rings for s in self.spaces.values())
 
-    @cached_property
-    def _hatches(self) -> dict[tuple[str, float], tuple[tuple[Point, Point], ...]]:
-        return {}
-
     def hatching(self, space: str, spacing: float) -> tuple[tuple[Point, Point], ...]:
-        """The stripes that fill an impassable space, worked out once."""
-        key = (space, spacing)
-        if key not in self._hatches:
-            self._hatches[key] = hatch_segments(self.spaces[space].rings, spacing)
-        return self._hatches[key]
+        """The stripes that fill an impassable space (the drawing keeps them,
+        written out, per layout: see ``svg._Written``)."""
+        return hatch_segments(self.spaces[space].rings, spacing)
 
     def unit_spot(self, location: str) -> Point:
         """Where a unit at ``location`` (a province or one of its coasts) stands."""

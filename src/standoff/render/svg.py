@@ -106,17 +106,45 @@ def _path(shape: SpaceShape) -> str:
     return " ".join(_line_data(ring, close=True) for ring in shape.rings if ring)
 
 
-_PATH_DATA: dict[int, tuple[Layout, dict[str, str]]] = {}
+class _Written:
+    """Path data already written out for one layout. A layout never changes once
+    loaded, and writing out its 15,000 points was most of the time an SVG took."""
+
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout  # kept, so that its id (the key below) cannot be reused
+        #: space id -> the space's outline
+        self.spaces: dict[str, str] = {}
+        #: impassable space id -> its stripes
+        self.stripes: dict[str, str] = {}
+        self._borders: str | None = None
+
+    def space(self, sid: str) -> str:
+        d = self.spaces.get(sid)
+        if d is None:
+            d = self.spaces[sid] = _path(self.layout.spaces[sid])
+        return d
+
+    def hatch(self, sid: str) -> str:
+        d = self.stripes.get(sid)
+        if d is None:
+            d = self.stripes[sid] = " ".join(
+                _line_data(segment) for segment in self.layout.hatching(sid, HATCH_SPACING))
+        return d
+
+    def borders(self) -> str:
+        if self._borders is None:
+            self._borders = " ".join(_line_data(chain) for chain in self.layout.borders)
+        return self._borders
 
 
-def _path_data(layout: Layout) -> dict[str, str]:
-    """Path data already written for a layout's shapes, by key. A layout never
-    changes once loaded, and writing out its 15,000 points was most of the time
-    an SVG took (the layout is kept in the entry, so its id cannot be reused)."""
-    entry = _PATH_DATA.get(id(layout))
-    if entry is None or entry[0] is not layout:
-        entry = _PATH_DATA[id(layout)] = (layout, {})
-    return entry[1]
+_WRITTEN: dict[int, _Written] = {}
+
+
+def _written(layout: Layout) -> _Written:
+    entry = _WRITTEN.get(id(layout))
+    if entry is None or entry.layout is not layout:
+        entry = _WRITTEN[id(layout)] = _Written(layout)
+    return entry
 
 
 def render_svg(position: Position, *, orders: Mapping[str, Sequence[Order]] | None = None,
@@ -187,7 +215,7 @@ class _Drawing:
         g = ET.SubElement(self.root, "g", {"id": "spaces", "stroke": "none",
                                            "shape-rendering": "crispEdges"})
         occupant = {province_of(u.location): u.power for u in self.pos.units}
-        written = _path_data(self.layout)
+        written = _written(self.layout)
         discs = []
         hatched = []
         for sid, shape in self.layout.spaces.items():
@@ -207,34 +235,22 @@ class _Drawing:
             if shape.disc:
                 discs.append((shape, attrs))
                 continue
-            d = written.get(sid)
-            if d is None:
-                d = written[sid] = _path(shape)
-            ET.SubElement(g, "path", {**attrs, "d": d, "fill-rule": "evenodd"})
-        stripes = " ".join(self._stripes(sid, written) for sid in hatched)
+            ET.SubElement(g, "path", {**attrs, "d": written.space(sid), "fill-rule": "evenodd"})
+        stripes = " ".join(written.hatch(sid) for sid in hatched)
         if stripes.strip():
             ET.SubElement(self.root, "path", {"id": "hatching", "fill": "none",
                                               "stroke": HATCH, "stroke-width": "3",
                                               "d": stripes})
-        if " borders" not in written:
-            written[" borders"] = " ".join(_line_data(chain) for chain in self.layout.borders)
         # a shade wider than the u/8 outlines were: stroked from both sides, their
         # blended edges made them that much darker (as much ink at full size)
         ET.SubElement(self.root, "path", {
             "id": "borders", "fill": "none", "stroke": INK, "stroke-width": _fmt(self.u / 7),
             "stroke-linejoin": "bevel",  # as round at this width, and cheaper
-            "d": written[" borders"]})
+            "d": written.borders()})
         for shape, attrs in discs:  # Cities on top of their Countries
             ET.SubElement(self.root, "circle", {
                 **attrs, "cx": _fmt(shape.unit[0]), "cy": _fmt(shape.unit[1]),
                 "r": _fmt(shape.disc), "stroke": INK, "stroke-width": _fmt(self.u / 8)})
-
-    def _stripes(self, sid: str, written: dict[str, str]) -> str:
-        key = " hatch " + sid
-        if key not in written:
-            written[key] = " ".join(
-                _line_data(segment) for segment in self.layout.hatching(sid, HATCH_SPACING))
-        return written[key]
 
     def connectors(self) -> None:
         g = ET.SubElement(self.root, "g", {"id": "connectors", "fill": "none"})
