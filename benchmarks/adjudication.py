@@ -853,8 +853,7 @@ def main(argv: list[str] | None = None) -> int:
     paths = args.files or [DEFAULT_DIR / f for f in DEFAULT_FILES]
 
     import platform
-    build = "compiled core" if standoff.COMPILED else "pure Python"
-    print(f"standoff {standoff.__version__} ({build}) vs diplomacy 1.1.2 | Python "
+    print(f"standoff {standoff.__version__} ({standoff.BUILD}) vs diplomacy 1.1.2 | Python "
           f"{platform.python_version()} | {os.cpu_count()} cores | "
           f"standoff: median of {args.repeat} runs per phase, diplomacy: 1")
     all_samples: list[Sample] = []

@@ -99,8 +99,7 @@ def main() -> None:
             for power, orders in phase["orders"].items():
                 game.set_orders(power, orders)
             game.process()
-    build = "compiled core" if standoff.COMPILED else "pure Python"
-    print(f"legal-order generation, {args.games} games of {BENCH.name}; standoff: {build}")
+    print(f"legal-order generation, {args.games} games of {BENCH.name}; standoff: {standoff.BUILD}")
     print(f"{'phase':<11}{'positions':>10}{'standoff µs':>13}{'diplomacy µs':>14}"
           f"{'ratio':>8}{'orders (s/d)':>16}")
     for kind, name in (("M", "movement"), ("A", "adjustment")):

@@ -83,8 +83,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     rng = random.Random(args.seed)
-    build = "compiled core" if standoff.COMPILED else "pure Python"
-    print(f"standoff {standoff.__version__} ({build})")
+    print(f"standoff {standoff.__version__} ({standoff.BUILD})")
     print(f"{'units':>6} {'map':>9} {'median µs/phase':>16} {'µs/unit':>8} "
           f"{'supports %':>10} {'convoys':>8}")
     for n, side in ((22, 9), (100, 19), (400, 37)):

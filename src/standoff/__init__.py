@@ -39,9 +39,12 @@ from . import movement as _movement
 #: False for the pure Python modules (an editable install). Same rules, same
 #: results; the compiled core is about twice as fast (see setup.py).
 COMPILED: bool = not _movement.__file__.endswith(".py")
+#: which core runs, in words, for version lines and benchmark reports
+BUILD: str = "compiled core (mypyc)" if COMPILED else "pure Python core"
 
 __all__ = [
-    "COMPILED", "Board", "Build", "Convoy", "CorruptGameError", "Disband", "Dislodged", "Hold",
+    "BUILD", "COMPILED", "Board", "Build", "Convoy", "CorruptGameError", "Disband", "Dislodged",
+    "Hold",
     "IllegalOrderError", "InvalidOrderError", "Move", "NotationError", "Options", "Order",
     "OrderResult", "Phase", "PhaseKind", "PhaseResult", "Position", "Province", "Reason",
     "Remove", "Retreat", "StandoffError", "SupportHold", "SupportMove", "Terrain", "Unit",

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 import click
 
-from . import COMPILED, storage
+from . import BUILD, storage
 from .adjudicator import PhaseResult, adjudicate
 from .casefile import run_files
 from .errors import (
@@ -84,9 +84,7 @@ option_flag = click.option(
 
 
 @click.group()
-@click.version_option(package_name="standoff", message=(
-    "%(prog)s %(version)s (rules core: "
-    + ("compiled with mypyc" if COMPILED else "pure Python") + ")"))
+@click.version_option(package_name="standoff", message=f"%(prog)s %(version)s ({BUILD})")
 def cli() -> None:
     """standoff: a Diplomacy adjudicator and judge."""
 
