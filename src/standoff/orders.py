@@ -67,7 +67,6 @@ class Order:
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Hold(Order):
-
     def __str__(self) -> str:
         return f"{_unit(self.unit, self.location)} H"
 
@@ -125,14 +124,12 @@ class Retreat(Order):
 class Disband(Order):
     """Disband a dislodged unit (retreat phase)."""
 
-
     def __str__(self) -> str:
         return f"{_unit(self.unit, self.location)} D"
 
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Build(Order):
-
     def __str__(self) -> str:
         return f"BUILD {_unit(self.unit, self.location)}"
 
@@ -141,7 +138,6 @@ class Build(Order):
 class Remove(Order):
     """Remove a unit (adjustment phase)."""
 
-
     def __str__(self) -> str:
         return f"REMOVE {_unit(self.unit, self.location)}"
 
@@ -149,7 +145,6 @@ class Remove(Order):
 @dataclass(frozen=True, slots=True, repr=False)
 class Waive(Order):
     """Decline one build. ``location`` is empty: a waive is for no site."""
-
 
     def __str__(self) -> str:
         return "WAIVE"
