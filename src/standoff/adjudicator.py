@@ -9,7 +9,7 @@ centre ownership after the last season of the year.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from .adjustments import adjudicate_adjustments, adjustment_counts, check_build, counts_for
@@ -78,27 +78,35 @@ def read_orders(
     """Parse text orders; unreadable ones become INVALID results (never exceptions)."""
     parsed: dict[str, list[Order]] = {}
     bad: list[OrderResult] = []
+    for power, order in _read(variant, orders, bad):
+        parsed.setdefault(power, []).append(order)
+    return parsed, bad
+
+
+def _read(variant: Variant, orders: OrdersInput, bad: list[OrderResult]
+          ) -> Iterator[tuple[str, Order]]:
+    """(power id, order) for every readable order, in the order given; an unknown
+    power or unreadable text is appended to ``bad`` as an INVALID result."""
     for power_name, items in orders.items():
         if not items:
             continue  # an empty list: nothing to read (most powers, in most retreats)
         try:
             power = variant.power(power_name)
         except StandoffError as exc:
-            for item in items:
-                bad.append(OrderResult(power_name, None, False, Reason.INVALID,
-                                       detail=str(exc), text=str(item)))
+            bad.extend(OrderResult(power_name, None, False, Reason.INVALID,
+                                   detail=str(exc), text=str(item)) for item in items)
             continue
-        out = parsed.setdefault(power, [])
         for item in items:
             if isinstance(item, Order):
-                out.append(item)
+                yield power, item
                 continue
             try:
-                out.append(parse_order(item, variant))
+                order = parse_order(item, variant)
             except InvalidOrderError as exc:
                 bad.append(OrderResult(power, None, False, Reason.INVALID, detail=exc.reason,
                                        text=item))
-    return parsed, bad
+                continue
+            yield power, order
 
 
 def adjudicate(
@@ -128,44 +136,26 @@ def _movement(v: Variant, position: Position, orders: OrdersInput,
     results: list[OrderResult] = []
     # Reading and checking in one pass: this loop runs for every order of every
     # phase (no intermediate table of parsed orders).
-    for power_name, items in orders.items():
-        if not items:
-            continue
+    for power, order in _read(v, orders, results):
         try:
-            power = v.power(power_name)
-        except StandoffError as exc:
-            results.extend(OrderResult(power_name, None, False, Reason.INVALID,
-                                       detail=str(exc), text=str(item)) for item in items)
-            continue
-        for item in items:
-            if isinstance(item, Order):
-                order = item
-            else:
-                try:
-                    order = parse_order(item, v)
-                except InvalidOrderError as exc:
-                    results.append(OrderResult(power, None, False, Reason.INVALID,
-                                               detail=exc.reason, text=item))
-                    continue
-            try:
-                checked = check_movement_order(board, position, power, order, options)
-                cls = type(checked)
-                if cls is NoConvert:
-                    _no_convert_allowed(v, checked)
-                    keep.add(index[province_of(checked.location)])
-                    results.append(OrderResult(power, checked, True, Reason.NOTED))
-                    continue
-                if cls is Permit:
-                    permits.add((checked.location, checked.power))  # type: ignore[attr-defined]
-                    results.append(OrderResult(power, checked, True, Reason.NOTED))
-                    continue
-                prov = province_of(checked.location)
-                i = _free_slot(units, legal, power, prov) if prov in high else index[prov]
-            except IllegalOrderError as exc:
-                results.append(OrderResult(power, order, False, Reason.ILLEGAL,
-                                           detail=exc.reason))
+            checked = check_movement_order(board, position, power, order, options)
+            cls = type(checked)
+            if cls is NoConvert:
+                _no_convert_allowed(v, checked)
+                keep.add(index[province_of(checked.location)])
+                results.append(OrderResult(power, checked, True, Reason.NOTED))
                 continue
-            legal[i] = checked  # a later order replaces
+            if cls is Permit:
+                permits.add((checked.location, checked.power))  # type: ignore[attr-defined]
+                results.append(OrderResult(power, checked, True, Reason.NOTED))
+                continue
+            prov = province_of(checked.location)
+            i = _free_slot(units, legal, power, prov) if prov in high else index[prov]
+        except IllegalOrderError as exc:
+            results.append(OrderResult(power, order, False, Reason.ILLEGAL,
+                                       detail=exc.reason))
+            continue
+        legal[i] = checked  # a later order replaces
     if board.canal_links:
         _close_canals(board, position, units, legal, permits, results)
     adj = MovementAdjudicator(board, units, legal, options)
