@@ -17,7 +17,7 @@ runs :func:`setup_env.ensure` and re-executes itself with ``.bench-venv``'s
 python.
 
 What it does, for each recorded file (default: ``random_games.json`` and
-``random_games_support.json`` in ``/work/shared/bench``; format
+``random_games_support.json`` in ``benchmarks/data``; format
 ``{"games": [{"phases": [{"name": "S1901M", "orders": {"AUSTRIA": [...]}}]}]}``,
 recorded with ``diplomacy`` 1.1.2):
 
@@ -77,7 +77,7 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-DEFAULT_DIR = Path("/work/shared/bench")
+DEFAULT_DIR = Path(__file__).resolve().parent / "data"
 DEFAULT_FILES = ("random_games.json", "random_games_support.json")
 KINDS = {"M": "movement", "R": "retreat", "A": "adjustment"}
 

@@ -7,7 +7,7 @@
 the only place the AGPL ``diplomacy`` package is installed.)
 
 Positions are those reached by replaying the recorded games of
-``/work/shared/bench/random_games.json`` in ``diplomacy``; standoff reads each
+``benchmarks/data/random_games.json`` in ``diplomacy``; standoff reads each
 position from diplomacy's state, so both engines are timed on identical
 positions. Prints the median µs per position by phase type for both engines,
 the ratio, and the number of orders each offers (the two differ by design in
@@ -38,7 +38,7 @@ import standoff  # noqa: E402
 from standoff import Position, load_variant  # noqa: E402
 from standoff.legal import legal_orders  # noqa: E402
 
-BENCH = Path("/work/shared/bench/random_games.json")
+BENCH = Path(__file__).resolve().parent / "data" / "random_games.json"
 
 
 def to_position(game: diplomacy.Game) -> Position | None:

@@ -1,6 +1,6 @@
 """Adjudication test cases in the jDip/godip case-file format.
 
-The format is specified in ``shared/spec/case-format.md``: ``CASE``,
+The format is specified in ``docs/case-format.md``: ``CASE``,
 ``PRESTATE_SETPHASE``, ``PRESTATE``, ``ORDERS``, ``POSTSTATE``... plus
 standoff's extensions ``POSTSTATE_SUPPLYCENTER_OWNERS``, ``VARIANT`` and
 ``OPTIONS``. ``SKIP <reason>`` inside a case marks it skipped. A file that
