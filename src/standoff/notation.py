@@ -8,7 +8,14 @@ Accepted, case-insensitively, with full names, abbreviations or aliases::
     F tri R alb     F tri disband    A Venice Supports Turkish A Tyrolia
     F North Sea - Belgium    A lon - nth - bel (convoy path, DATC 4.A.6)
     F ion no convert (Sahara rule 2)     A Munich I-Munich II (Twin Earths)
-    A Munich* - Bur, A Munich-City - Bur (City/Country)
+    A Munich* - Bur, A Munich-City - Bur, A Munich-Munich-City (City/Country)
+
+A name may itself contain a hyphen ("Munich-City", "Kiel-I"), and a move may
+be written with a bare hyphen between names ("A Munich-City-Burgundy", as
+City/Country rule .5x writes "F Brussels-Amsterdam"). So a hyphenated word is
+read piece by piece, and at each piece the *longest* known name wins:
+"Munich-Munich-City" is Munich, a move, then Munich-City. This is one rule for
+every variant; the variant only supplies its names.
 
 A variant may give *hints* for words that are not locations on its map: the
 base names of a stacked map ("Munich" in Twin Earths needs "I" or "II"), so
@@ -90,11 +97,14 @@ class _Lexicon:
     locs: dict[str, str]
     #: text -> order already parsed (orders are immutable, so sharing is safe)
     memo: dict[str, Order]
-    #: first words of multi-word names, with the longest phrase length starting there
+    #: first pieces of names of several pieces (words, and hyphens inside a word),
+    #: with the most pieces a name starting there has
     phrase_starts: dict[str, int]
     coasts: dict[str, frozenset[str]]
     #: word or phrase -> why it is not a location here (from the variant)
     hints: dict[str, str]
+    #: the most pieces a hint has
+    hint_pieces: int
 
 
 @cache
@@ -105,7 +115,7 @@ def _lexicon(variant: Variant) -> _Lexicon:
     def add(name: str, token: tuple[int, object]) -> None:
         key = " ".join(name.lower().replace(".", "").split())
         words.setdefault(key, token)
-        parts = key.split()
+        parts = _pieces(key)
         if len(parts) > 1:
             starts[parts[0]] = max(starts.get(parts[0], 0), len(parts))
 
@@ -125,7 +135,35 @@ def _lexicon(variant: Variant) -> _Lexicon:
         for c in cs:
             locs[c] = c
     hints = {" ".join(k.replace(".", "").split()): m for k, m in variant.hints.items()}
-    return _Lexicon(words, locs, {}, starts, coasts, hints)
+    hint_pieces = max((len(_pieces(k)) for k in hints), default=1)
+    return _Lexicon(words, locs, {}, starts, coasts, hints, hint_pieces)
+
+
+_HYPHEN = re.compile(r"(-)")
+
+
+def _pieces(key: str) -> list[str]:
+    """A name as the tokenizer sees it: its words, each hyphenated word split
+    at its hyphens, which stay as pieces ("st petersburg-city" -> st,
+    petersburg, -, city)."""
+    out: list[str] = []
+    for w in key.split():
+        if "-" in w and w != "-":
+            out.extend(p for p in _HYPHEN.split(w) if p)
+        else:
+            out.append(w)
+    return out
+
+
+def _join(words: list[str], glued: set[int], start: int, stop: int) -> str:
+    """The text of pieces ``start:stop`` as written: glued pieces (parts of
+    one hyphenated word) without a space, the others with one."""
+    if not glued:  # most orders: no hyphen inside a word
+        return " ".join(words[start:stop])
+    key = words[start]
+    for m in range(start + 1, stop):
+        key += words[m] if m in glued else " " + words[m]
+    return key
 
 
 def _normalise(text: str) -> str:
@@ -145,9 +183,16 @@ def _normalise(text: str) -> str:
 def _tokenize(text: str, lex: _Lexicon) -> list[tuple[int, object]]:
     table = lex.words
     words: list[str] = []
+    glued: set[int] = set()  # pieces written against the piece before them
     for w in _normalise(text).split():
-        if "-" in w and w != "-" and w not in table and w not in lex.phrase_starts:
-            words.extend(p for p in re.split(r"(-)", w) if p)  # "i-kiel" -> i - kiel
+        if "-" in w and w != "-":  # "munich-city-bur" -> munich - city - bur
+            first = True
+            for p in _HYPHEN.split(w):
+                if p:
+                    if not first:
+                        glued.add(len(words))
+                    words.append(p)
+                    first = False
         else:
             words.append(w)
     out: list[tuple[int, object]] = []
@@ -170,24 +215,25 @@ def _tokenize(text: str, lex: _Lexicon) -> list[tuple[int, object]]:
             i += 1
             continue
         longest = lex.phrase_starts.get(w)
-        if longest:
-            for k in range(min(longest, n - i), 1, -1):
-                tok = table.get(" ".join(words[i : i + k]))
-                if tok is not None:
-                    out.append(tok)
-                    i += k
-                    break
-            else:
-                longest = 0
-            if longest:
+        if longest:  # the longest name starting here wins ("munich-city" before "munich")
+            stop = 0
+            for j in range(min(i + longest, n), i + 1, -1):
+                if words[j - 1] != "-":
+                    tok = table.get(_join(words, glued, i, j))
+                    if tok is not None:
+                        out.append(tok)
+                        stop = j
+                        break
+            if stop:
+                i = stop
                 continue
         tok = table.get(w)
         if tok is not None:
             out.append(tok)
             i += 1
             continue
-        for k in range(min(4, n - i), 0, -1):
-            hint = lex.hints.get(" ".join(words[i : i + k]))
+        for j in range(min(i + lex.hint_pieces, n), i, -1):
+            hint = lex.hints.get(_join(words, glued, i, j))
             if hint is not None:
                 raise InvalidOrderError(text, hint)
         raise InvalidOrderError(text, f"unknown word {w!r}")

@@ -16,6 +16,14 @@ other. Data in the ``[derive]`` table then applies the text's exceptions:
 * ``capitals``: other names of a City (.22x: Christiania, Belgrade, Istanbul...);
 * ``country_aliases``: other names of a Country ("Tunisia", .306).
 
+Names (.21-.23): the Country keeps the centre's names and adds "Munich-Country"
+and "Munich Country"; the City is "Munich-City" (the form of .1x and .22),
+"Munich City", "Munich*" (also "Munich *", the form of .301-.306), "mun-city",
+"mun*" and its capital's names. Hyphenated names read inside a hyphenated move
+("A Munich-Munich-City") because the order reader tries the longest name first.
+A plural ("the Norways", .23) names both spaces, which no order can mean, so it
+becomes a notation hint: the order is refused with the two names to choose from.
+
 Fleet links between coastal spaces exist where the old centres had one and the
 two spaces share a sea they both touch (that is exactly how Standard's coast
 links arise). Rule .5: a City is *entered* only from its own Country or from
@@ -50,11 +58,13 @@ def split_centres(data: dict[str, Any], derive: Mapping[str, Any]) -> dict[str, 
         return bool(base.get(province(p), {}).get("terrain") == "sea")
 
     provinces: dict[str, Any] = {}
+    hints: dict[str, str] = {}
     for pid, p in base.items():
         if pid not in centres:
             provinces[pid] = dict(p)
             continue
         name = p["name"]
+        hints.update(_plural_hints(name))
         country = dict(p)
         country["centre"] = False
         country["aliases"] = [*p.get("aliases", ()), f"{name}-Country", f"{name} Country",
@@ -133,7 +143,23 @@ def split_centres(data: dict[str, Any], derive: Mapping[str, Any]) -> dict[str, 
         q["units"] = [_start(u, touch) for u in pw.get("units", ())]
         powers[pid] = q
     out["powers"] = powers
+    notation = dict(out.get("notation", {}))
+    notation["hints"] = {**notation.get("hints", {}), **hints}
+    out["notation"] = notation
     return out
+
+
+def _plural_hints(name: str) -> dict[str, str]:
+    """.23: "the Norways" is Norway-City and Norway-Country together. The text
+    uses plurals to state its links (.3x, .301, .302); an order moves, supports
+    or convoys one unit in one space, so a plural is never an order's location
+    (ruling R12). Names already ending in "s" (Paris, Tunis) have no plural
+    form here: "the Pariss" is nobody's spelling."""
+    if name.endswith("s"):
+        return {}
+    return {form.lower(): f"an order names one space: write {name!r} or '{name}-City', "
+                          f"not {form!r} (City/Country rule .23: the plural is both)"
+            for form in (f"{name}s", f"the {name}s")}
 
 
 def _sea_touch(fleet: list[tuple[str, str]], pid: str) -> set[tuple[str, str]]:
