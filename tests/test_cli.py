@@ -85,7 +85,7 @@ def test_orders_process_show_history(game: Path) -> None:
         shown.stdout.splitlines()[0]).to_text()
     result = run("process", str(game))
     assert result.exit_code == 0
-    assert "france: A PAR - BUR: succeeds" in result.stdout
+    assert "France: A PAR - BUR: succeeds" in result.stdout
     assert "now: Fall 1901, Movement" in result.stdout
     assert storage.load(game).position.unit_at("bur") is not None
     shown = run("show", str(game), "--history")

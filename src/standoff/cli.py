@@ -34,6 +34,7 @@ from .game import Game
 from .legal import legal_orders, random_orders
 from .options import CHOICES, Options
 from .position import Position
+from .report import game_report
 from .variant import available_variants, load_variant
 from .variant_check import check_variant, variant_summary
 
@@ -220,16 +221,20 @@ def orders(game: str, power: str, orders: tuple[str, ...], from_file: str | None
 
 @cli.command()
 @click.argument("game", type=click.Path())
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @friendly
-def process(game: str) -> None:
-    """Adjudicate the current phase with the orders submitted so far."""
+def process(game: str, as_json: bool) -> None:
+    """Adjudicate the current phase with the orders submitted so far and print
+    the results a game master sends out: every order's result, NMRs, dislodged
+    units and their retreats, centres that changed hands, counts, what comes next."""
     g = storage.load(game)
-    before = g.position.phase.long_name(g.variant.calendar)
-    result = g.process()
+    g.process()
     storage.save(g, game)
-    click.echo(f"{before}:")
-    _echo_result(result, "  ")
-    _status(g)
+    report = game_report(g)
+    if as_json:
+        click.echo(json.dumps(report.to_dict(), indent=1))
+    else:
+        click.echo(report.to_text(), nl=False)
 
 
 def _echo_result(result: PhaseResult, indent: str) -> None:
