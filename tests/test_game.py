@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from standoff import IllegalOrderError, InvalidOrderError, Options, Reason, StandoffError
+from standoff.adjudicator import adjudicate
 from standoff.errors import GameStateError
 from standoff.game import Game
 from standoff.geography import UnitType
@@ -23,7 +24,11 @@ def game_at(text: str, options: Options | None = None) -> Game:
 
 
 def units(g: Game) -> set[str]:
-    return {f"{u.power} {u}" for u in g.position.units}
+    return units_of(g.position)
+
+
+def units_of(position: Position) -> set[str]:
+    return {f"{u.power} {u}" for u in position.units}
 
 
 def pending_text(g: Game) -> dict[str, list[str]]:
@@ -59,8 +64,19 @@ def test_later_order_for_same_unit_replaces_earlier() -> None:
     g = Game.new()
     g.submit("france", ["A PAR - BUR", "A MAR H"])
     g.submit("france", ["A PAR - PIC"])
-    g.submit("france", ["A PAR - GAS", "A PAR - BRE"])  # within a batch too: the last wins
-    assert sorted(pending_text(g)["france"]) == ["A MAR H", "A PAR - BRE"]
+    assert sorted(pending_text(g)["france"]) == ["A MAR H", "A PAR - PIC"]
+
+
+def test_two_orders_for_one_unit_in_one_batch_refused() -> None:
+    """Within one batch a second order is a mistake (which did the player mean?),
+    not a replacement: refused at submission, the pending orders untouched."""
+    g = Game.new()
+    g.submit("france", ["A PAR - BUR"])
+    with pytest.raises(IllegalOrderError, match="a second order for PAR in one submission"):
+        g.submit("france", ["A PAR - GAS", "A MAR H", "A par - bre"])
+    with pytest.raises(IllegalOrderError, match="second order for STP"):
+        g.submit("russia", ["F STP/SC - BOT", "F stp H"])
+    assert pending_text(g) == {"france": ["A PAR - BUR"]}
 
 
 def test_order_for_split_coast_unit_replaces_by_province() -> None:
@@ -214,15 +230,40 @@ def test_builds_only_in_owned_empty_home_centres() -> None:
                         "germany A DEN", "germany F KIE", "germany A BER"}
 
 
+def test_too_many_builds_refused_at_submission() -> None:
+    """A judge says at once what DATC 4.D.4 would quietly cut at processing."""
+    g = game_at("standard | W1901A | france: A SPA, F POR, A BEL | "
+                "france: BRE MAR PAR POR SPA | - | -")
+    with pytest.raises(IllegalOrderError, match=r"france may build 2 unit.*make 3 builds"):
+        g.submit("france", ["BUILD A PAR", "BUILD F BRE", "BUILD A MAR"])
+    assert g.pending() == {}
+    g.submit("france", ["BUILD A PAR", "BUILD F BRE"])
+    for extra in (["BUILD A MAR"], ["WAIVE"]):  # with the pending ones: one too many
+        with pytest.raises(IllegalOrderError, match="may build 2"):
+            g.submit("france", extra)
+    g.submit("france", ["BUILD A BRE"])  # replaces the build in BRE: still two
+    g.submit("france", ["WAIVE"], replace_all=True)
+    assert pending_text(g) == {"france": ["WAIVE"]}
+
+
+def test_too_many_removals_refused_at_submission() -> None:
+    g = game_at("standard | W1901A | france: A SPA, F POR, A BEL | france: SPA POR | - | -")
+    with pytest.raises(IllegalOrderError, match=r"france must remove 1 unit.*remove 2"):
+        g.submit("france", ["REMOVE A SPA", "REMOVE F POR"])
+    g.submit("france", ["REMOVE A SPA"])
+    g.submit("france", ["DISBAND A spa"])  # the same unit again: a replacement
+    assert pending_text(g) == {"france": ["REMOVE A SPA"]}
+
+
 def test_too_many_builds_first_legal_ones_used() -> None:
-    """DATC 4.D.4: build orders are handled one by one until the builds run out."""
+    """DATC 4.D.4: the adjudicator, given too many builds, uses them one by one
+    until the builds run out."""
     g = game_at("standard | W1901A | france: A SPA, F POR, A BEL | "
                 "france: BRE MAR PAR POR SPA | - | -")
     assert g.powers_to_order() == ["france"]
-    g.submit("france", ["BUILD A PAR", "BUILD F BRE", "BUILD A MAR"])
-    result = g.process()
-    assert units(g) == {"france A SPA", "france F POR", "france A BEL", "france A PAR",
-                        "france F BRE"}
+    result = adjudicate(g.position, {"france": ["BUILD A PAR", "BUILD F BRE", "BUILD A MAR"]})
+    assert units_of(result.next_position) == {
+        "france A SPA", "france F POR", "france A BEL", "france A PAR", "france F BRE"}
     outcome = {str(r.order): (r.success, r.reason) for r in result.results}
     assert outcome["BUILD A MAR"] == (False, Reason.NOT_ALLOWED)
     assert outcome["BUILD A PAR"][0] and outcome["BUILD F BRE"][0]

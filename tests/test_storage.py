@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from standoff import CorruptGameError, Options, storage
+from standoff.adjustments import adjustment_counts
 from standoff.game import Game
 from standoff.legal import legal_orders, random_orders
 from standoff.phase import PhaseKind
@@ -38,8 +39,10 @@ def played_game(seed: int = 6, phases: int = 12, options: Options | None = None)
 
 def with_pending(g: Game, seed: int = 3) -> Game:
     rng = random.Random(seed)
+    due = adjustment_counts(g.variant, g.position)  # no more builds than allowed
     for pid, locs in legal_orders(g.position, g.options, g.variant).items():
-        g.submit(pid, [rng.choice(choices) for choices in list(locs.values())[:2]])
+        picks = [rng.choice(choices) for choices in list(locs.values())[:2]]
+        g.submit(pid, picks[:abs(due[pid])] if pid in due else picks)
     return g
 
 

@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from standoff import storage
 from standoff.cli import cli
 from standoff.game import Game
-from standoff.legal import legal_orders, random_orders
+from standoff.legal import random_orders
 from standoff.phase import PhaseKind
 from standoff.variant import available_variants, load_variant
 from standoff.variant_check import check_variant
@@ -90,8 +90,8 @@ def test_sahara_random_game_ends_after_between_summers_1911() -> None:
 def _cli_turn(runner: CliRunner, game: str, rng: random.Random) -> str:
     """Every power sends random legal orders through the CLI; then process."""
     g = storage.load(game)
-    for pid, locs in legal_orders(g.position, g.options, g.variant).items():
-        picks = [str(rng.choice(os)) for os in locs.values()]
+    for pid, orders in random_orders(g.position, rng, 0.0, g.options, g.variant).items():
+        picks = [str(o) for o in orders]
         res = runner.invoke(cli, ["orders", game, pid, *picks])
         assert res.exit_code == 0, res.output
     res = runner.invoke(cli, ["process", game])

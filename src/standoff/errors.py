@@ -10,6 +10,27 @@ apart, so they are separate types.
 
 from __future__ import annotations
 
+import re
+
+#: how much of a long order an error message quotes
+QUOTE_LIMIT = 60
+
+_LONG_QUOTED = re.compile("'([^'\\n]{" + str(QUOTE_LIMIT + 1) + ",})'")
+
+
+def quote(text: str) -> str:
+    """``text`` quoted for a message, shortened when long: a megabyte of pasted
+    junk must give a one-line error, not a megabyte of echo."""
+    if len(text) <= QUOTE_LIMIT:
+        return repr(text)
+    return f"{text[:QUOTE_LIMIT]!r}… ({len(text)} characters)"
+
+
+def _clip(reason: str) -> str:
+    """A reason with every long quoted word shortened the same way: the
+    reasons quote the word they could not read, which may be the whole order."""
+    return _LONG_QUOTED.sub(lambda m: quote(m.group(1)), reason)
+
 
 class StandoffError(Exception):
     """Base class of every error standoff raises on bad input."""
@@ -19,7 +40,8 @@ class InvalidOrderError(StandoffError):
     """The text is not an order at all: it cannot be parsed."""
 
     def __init__(self, text: str, reason: str) -> None:
-        super().__init__(f"invalid order {text!r}: {reason}")
+        reason = _clip(reason)
+        super().__init__(f"invalid order {quote(text)}: {reason}")
         self.text = text
         self.reason = reason
 
@@ -28,7 +50,8 @@ class IllegalOrderError(StandoffError):
     """A well-formed order that the rules do not allow in this position."""
 
     def __init__(self, order: str, reason: str) -> None:
-        super().__init__(f"illegal order {order!r}: {reason}")
+        reason = _clip(reason)
+        super().__init__(f"illegal order {quote(order)}: {reason}")
         self.order = order
         self.reason = reason
 

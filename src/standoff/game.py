@@ -22,7 +22,7 @@ from .errors import GameStateError, IllegalOrderError, InvalidOrderError, Stando
 from .geography import province_of
 from .notation import parse_order
 from .options import DEFAULT, Options
-from .orders import NoConvert, Order, Permit, Waive
+from .orders import Build, Disband, NoConvert, Order, Permit, Remove, Waive
 from .phase import PhaseKind
 from .position import Position
 from .results import OrderResult
@@ -101,19 +101,36 @@ class Game:
         All-or-nothing: if any order is invalid or illegal the error is raised
         and the pending orders are unchanged. A new order for a unit replaces
         its earlier one; ``replace_all`` first drops every pending order of the
-        power.
+        power. What would only fail at processing is refused here, so the
+        player hears of it while there is time to fix it: an order labelled
+        with another power (``Germany: A MAR - GAS`` sent as France's), two
+        orders for one unit in one batch, more builds than the power may make
+        or more removals than it must.
         """
+        return self._submit(power, orders, replace_all, strict=True)
+
+    def _submit(self, power: str, orders: Iterable[str | Order], replace_all: bool,
+                strict: bool) -> list[Order]:
+        """:meth:`submit`; without ``strict`` (a saved game's pending orders,
+        written before the batch checks existed) each order is still checked
+        against the rules, but not against the rest of its batch."""
         if self.is_over:
             raise GameStateError("the game is over")
         pid = self.variant.power(power)
         checked: list[Order] = []
         for item in orders:
-            order = parse_order(item, self.variant) if isinstance(item, str) else item
+            if isinstance(item, str):
+                if strict:
+                    self._check_label(pid, item)
+                order = parse_order(item, self.variant)
+            else:
+                order = item
             checked.append(check_order(self.position, pid, order, self.options, self.variant))
         pending = {} if replace_all else dict(self.orders.get(pid, {}))
         waives = sum(1 for k in pending if k.startswith("waive"))
         high = self.variant.board_at(self.position.phase).high_seas
         shared: dict[str, int] = {}  # high sea -> orders given for it in this call
+        given: dict[str, Order] = {}  # province -> the order this call gives its unit
         for order in checked:
             prov = province_of(order.location)
             if isinstance(order, Waive):
@@ -123,7 +140,7 @@ class Game:
                 pending[f"note:{prov}"] = order  # beside the unit's order
             elif isinstance(order, Permit):
                 pending[f"permit:{prov}:{order.power}"] = order
-            elif prov in high:
+            elif prov in high:  # several fleets: one order each (1939 IV)
                 if prov not in shared:
                     pending = {k: o for k, o in pending.items() if k.split("#")[0] != prov}
                 n = shared[prov] = shared.get(prov, 0) + 1
@@ -132,9 +149,58 @@ class Game:
                                                         f"in {prov.upper()}")
                 pending[f"{prov}#{n}"] = order
             else:
+                first = given.get(prov)
+                if strict and first is not None:
+                    raise IllegalOrderError(str(order), f"a second order for {prov.upper()} "
+                                                        f"in one submission (the first: {first})")
+                given[prov] = order
                 pending[prov] = order
+        if strict and self.position.phase.kind is PhaseKind.ADJUSTMENT:
+            self._check_allowance(pid, pending, checked)
         self.orders[pid] = pending
         return checked
+
+    def _check_label(self, pid: str, text: str) -> None:
+        """Refuse an order whose own power label (``Germany: ...`` or ``German
+        A MAR ...``) names another power than the one submitting it: the
+        parser reads past the label, so without this a German order typed into
+        France's batch would move a French unit."""
+        head, colon, _ = text.partition(":")
+        if colon:
+            label = head.strip()
+        else:
+            words = text.split(None, 2)
+            if len(words) < 3 or words[1].lower() not in ("a", "f", "army", "fleet"):
+                return
+            label = words[0]
+        label = label.removesuffix("'s")
+        try:
+            named = self.variant.power(label)
+        except StandoffError:
+            return  # not a power's name: the parser will judge the text
+        if named != pid:
+            raise IllegalOrderError(text, f"it is labelled {label}, but it is submitted "
+                                          f"for {self.variant.powers[pid].name}")
+
+    def _check_allowance(self, pid: str, pending: dict[str, Order],
+                         checked: list[Order]) -> None:
+        """More builds (and waives) than a power may make, or more removals
+        than it must, would be cut at processing: say so now."""
+        due = adjustment_counts(self.variant, self.position).get(pid, 0)
+        builds = [o for o in pending.values() if isinstance(o, (Build, Waive))]
+        removals = [o for o in pending.values() if isinstance(o, (Remove, Disband))]
+        last = next((o for o in reversed(checked)
+                     if isinstance(o, (Build, Waive, Remove, Disband))), None)
+        if last is None:
+            return  # nothing in this batch to count (an old save may hold extra)
+        if due > 0 and len(builds) > due:
+            raise IllegalOrderError(str(last), f"{pid} may build {due} unit(s) this phase, "
+                                               f"and these orders make {len(builds)} "
+                                               "builds and waives")
+        if due < 0 and len(removals) > -due:
+            raise IllegalOrderError(str(last), f"{pid} must remove {-due} unit(s) this "
+                                               f"phase, and these orders remove "
+                                               f"{len(removals)}")
 
     def clear_orders(self, power: str) -> None:
         self.orders.pop(self.variant.power(power), None)
@@ -186,18 +252,27 @@ class Game:
         if best is not None and best[1] >= (victory.centres or victory.units):
             self.winner = best[0]
 
+    def survivors(self) -> list[str]:
+        """The powers still in the game: with units or centres (units in civil
+        disorder belong to no power and share nothing)."""
+        alive = {u.power for u in self.position.units} | set(self.position.centres.values())
+        return sorted(alive & set(self.variant.powers))
+
     def declare_draw(self, powers: Iterable[str] | None = None) -> tuple[str, ...]:
-        """End the game in a draw shared by ``powers`` (default: all with units)."""
+        """End the game in a draw shared by ``powers`` (default: every survivor).
+
+        A draw is shared: one power alone has not drawn but won or stalled, so
+        fewer than two surviving powers is refused."""
         if self.is_over:
             raise GameStateError("the game is over")
-        alive = ({u.power for u in self.position.units} | set(self.position.centres.values())) \
-            & set(self.variant.powers)  # units in civil disorder share nothing
+        alive = self.survivors()
         chosen = sorted({self.variant.power(p) for p in powers} if powers else alive)
         dead = [p for p in chosen if p not in alive]
         if dead:
             raise GameStateError(f"eliminated powers cannot share a draw: {', '.join(dead)}")
-        if not chosen:
-            raise GameStateError("a draw needs at least one power")
+        if len(chosen) < 2:
+            raise GameStateError("a draw needs at least two surviving powers "
+                                 f"(named: {', '.join(chosen) or 'none'})")
         self.draw = tuple(chosen)
         return self.draw
 
@@ -247,7 +322,7 @@ class Game:
                 [str(e) for e in rec.get("events", [])]))
         game.position = Position.from_dict(data["position"])
         for power, texts in data.get("orders", {}).items():
-            game.submit(power, texts)
+            game._submit(power, texts, False, strict=False)
         outcome = data.get("outcome")
         if outcome is not None:
             if "winner" in outcome:

@@ -79,6 +79,9 @@ def random_orders(position: Position, rng: random.Random, move_bias: float = 0.0
     mostly holding and supporting.
     """
     out: dict[str, list[Order]] = {}
+    due: dict[str, int] = {}
+    if position.phase.kind is PhaseKind.ADJUSTMENT:
+        due = adjustment_counts(variant or load_variant(position.variant), position)
     for power, locs in legal_orders(position, options, variant).items():
         picks = []
         for choices in locs.values():
@@ -87,6 +90,8 @@ def random_orders(position: Position, rng: random.Random, move_bias: float = 0.0
                 if active and rng.random() < move_bias:
                     choices = active
             picks.append(rng.choice(choices))
+        if power in due:  # one pick per site or unit; a power may use only so many
+            picks = picks[:abs(due[power])]
         out[power] = picks
     return out
 
