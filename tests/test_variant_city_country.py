@@ -14,7 +14,7 @@ from standoff.errors import IllegalOrderError, InvalidOrderError
 from standoff.geography import Terrain, UnitType
 from standoff.notation import parse_order
 from standoff.options import Options
-from standoff.orders import Move
+from standoff.orders import Build, Convoy, Move, Order, Retreat, SupportMove
 from standoff.phase import Phase, PhaseKind
 from standoff.position import Position
 from standoff.results import Reason
@@ -58,7 +58,8 @@ def test_home_centres_are_the_cities_and_units_start_there() -> None:
     starts in the Country: Sevastopol, .303)."""
     assert CC.powers["germany"].home_centres == ("ber*", "kie*", "mun*")
     start = Position.initial(CC)
-    assert start.unit_at("kie*") is not None and start.unit_at("kie*").type is UnitType.FLEET
+    kiel = start.unit_at("kie*")
+    assert kiel is not None and kiel.type is UnitType.FLEET
     assert start.unit_at("sev") is not None and start.unit_at("sev*") is None
 
 
@@ -99,11 +100,79 @@ def test_canonical_notation_round_trips() -> None:
         assert parse_order(str(order), CC) == order
 
 
-def test_plural_names_are_not_one_space() -> None:
-    """City/Country .23: "the Norways" means both spaces, so it cannot be the
-    location of one order (ruling): the order is invalid."""
-    with pytest.raises(InvalidOrderError):
-        parse_order("A the Norways - Sweden", CC)
+A, F = UnitType.ARMY, UnitType.FLEET
+
+# The rule text's own notation: a City is "Munich-City" (.1x, .22) or "Munich *"
+# (.301-.306), a Country "Norway-Country" (.21x), and a move a bare dash (.5x:
+# "F Brussels-Amsterdam"). Each: the order it reads as, and its canonical form.
+TEXT_FORMS = [
+    ("A Munich-Munich-City", Move(A, "mun", "mun*"), "A MUN - MUN*"),              # .22, .5x
+    ("A Munich-City-Burgundy", Move(A, "mun*", "bur"), "A MUN* - BUR"),            # .22, .5x
+    ("A Munich-city-Burgundy", Move(A, "mun*", "bur"), "A MUN* - BUR"),
+    ("A Munich City-Burgundy", Move(A, "mun*", "bur"), "A MUN* - BUR"),
+    ("A mun-city-bur", Move(A, "mun*", "bur"), "A MUN* - BUR"),
+    ("A Munich*-Burgundy", Move(A, "mun*", "bur"), "A MUN* - BUR"),
+    ("A Munich *-Burgundy", Move(A, "mun*", "bur"), "A MUN* - BUR"),               # .301 style
+    ("A Burgundy S A Paris-Paris-City", SupportMove(A, "bur", A, "par", "par*"),
+     "A BUR S A PAR - PAR*"),                                                      # .22, .523
+    ("F Edinburgh-City - North Sea", Move(F, "edi*", "nth"), "F EDI* - NTH"),      # .22, .51
+    ("F Edinburgh-City-North Sea", Move(F, "edi*", "nth"), "F EDI* - NTH"),
+    ("F Brussels-Amsterdam", Move(F, "bel*", "hol*"), "F BEL* - HOL*"),           # .5x, .22x
+    ("A Norway-Country-Norway-City", Move(A, "nwy", "nwy*"), "A NWY - NWY*"),      # .21x, .22x
+    ("A Sweden-Christiania", Move(A, "swe", "nwy*"), "A SWE - NWY*"),             # .22x
+    ("A Christiania *-Sweden", Move(A, "nwy*", "swe"), "A NWY* - SWE"),           # .22
+    ("A St Petersburg-City-Moscow", Move(A, "stp*", "mos"), "A STP* - MOS"),
+    ("F Petrograd-Gulf of Bothnia", Move(F, "stp*", "bot"), "F STP* - BOT"),      # .22x
+    ("A Denmark *-Denmark-Country", Move(A, "den*", "den"), "A DEN* - DEN"),      # .305
+    ("A Sevastopol-Country-Sevastopol *", Move(A, "sev", "sev*"), "A SEV - SEV*"),  # .303
+    ("A North Africa-Tunis *", Move(A, "naf", "tun*"), "A NAF - TUN*"),           # .306
+    ("A North Africa-Tunisia", Move(A, "naf", "tun"), "A NAF - TUN"),             # .306
+    ("F North Sea C A London-City-Holland-City", Convoy(F, "nth", "lon*", "hol*"),
+     "F NTH C A LON* - HOL*"),
+    ("A London-City-North Sea-Holland-City", Move(A, "lon*", "hol*", True),
+     "A LON* - HOL* VIA CONVOY"),
+    ("Build A Munich-City", Build(A, "mun*"), "BUILD A MUN*"),
+    ("A Munich-City R Munich-Country", Retreat(A, "mun*", "mun"), "A MUN* R MUN"),
+]
+
+
+@pytest.mark.parametrize(("text", "order", "canonical"), TEXT_FORMS,
+                         ids=[t for t, _, _ in TEXT_FORMS])
+def test_the_rule_texts_own_notation(text: str, order: Order, canonical: str) -> None:
+    """City/Country .22 ("Munich-City", "Munich *") with .5x's bare-dash moves
+    ("F Brussels-Amsterdam"): the longest name is read first, so in
+    "A Munich-Munich-City" the first hyphen is the move. The canonical form
+    writes the City with '*' and reads back to the same order."""
+    parsed = parse_order(text, CC)
+    assert parsed == order
+    assert str(parsed) == canonical
+    assert parse_order(canonical, CC) == order
+
+
+@pytest.mark.parametrize("text", [
+    "A the Norways - Sweden", "A Sweden - the Norways", "A Sweden-the Norways",
+    "A Sweden S A Norways", "F nth C A lon - the Norways", "A the Norways H",
+])
+def test_plural_names_are_not_one_space(text: str) -> None:
+    """City/Country .23: "the Norways" is both Norway-City and Norway-Country.
+    The text uses the plural to state links (.3x, .301, .302); an order moves,
+    supports or convoys one unit in one space, so no order names two spaces
+    (ruling R12): the order is invalid, and the message names both choices."""
+    with pytest.raises(InvalidOrderError) as info:
+        parse_order(text, CC)
+    reason = info.value.reason
+    assert "'Norway'" in reason and "'Norway-City'" in reason and ".23" in reason
+    assert reason in str(info.value)
+
+
+def test_a_plural_of_every_centre_is_refused_with_its_own_names() -> None:
+    """City/Country .23 for each centre whose name takes a plain plural: "the
+    St Petersburgs" (.301), "the Swedens" (.3x)."""
+    for text, names in (("A the St Petersburgs H", ("'St Petersburg'", "'St Petersburg-City'")),
+                        ("A nwy - the Swedens", ("'Sweden'", "'Sweden-City'"))):
+        with pytest.raises(InvalidOrderError) as info:
+            parse_order(text, CC)
+        assert all(n in info.value.reason for n in names)
 
 
 # -- .3, .30x: connections --------------------------------------------------------------
@@ -266,7 +335,8 @@ def test_support_into_a_city_along_a_strike_link() -> None:
     A Par - Par* and the attack dislodges the unit in Paris."""
     pos = _pos("france: A PAR, A BUR; germany: A PAR*")
     res = adjudicate(pos, {"france": ["A par - par*", "A bur S A par - par*"]})
-    assert res.next_position.unit_at("par*").power == "france"
+    paris = res.next_position.unit_at("par*")
+    assert paris is not None and paris.power == "france"
     assert [str(d.unit) for d in res.next_position.dislodged] == ["A PAR*"]
 
 
