@@ -148,11 +148,18 @@ class MovementAdjudicator:
                         self.fallback[i] = True
                         convoyed = self._route_possible(i)
                     elif not self._route_possible(i):
-                        # No convoy ordered along any route: the move is not valid
-                        # (DATC 4.E.1) and attacks nothing; it is still a move, so it
-                        # gets no hold support (DATC 6.D.8).
-                        self.convoyed[i] = self.no_route[i] = True
-                        continue
+                        if adjacent and self.options.adjacent_convoy == "2000":
+                            # 2000 rules as DATC 2.x read them (4.A.3 choice d, 6.G.8):
+                            # with no convoy route ordered only the land route exists,
+                            # and the army takes it, 'via convoy' or not. An ordered
+                            # route that is then disrupted has no such fallback.
+                            convoyed = False
+                        else:
+                            # No convoy ordered along any route: the move is not valid
+                            # (DATC 4.E.1) and attacks nothing; it is still a move, so
+                            # it gets no hold support (DATC 6.D.8).
+                            self.convoyed[i] = self.no_route[i] = True
+                            continue
                     self.convoyed[i] = convoyed
             if board.strike_only and not self.convoyed[i] and \
                     not board.can_enter(self.units[i].location, order.dest):

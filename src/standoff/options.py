@@ -22,8 +22,11 @@ CHOICES: dict[str, tuple[tuple[str, ...], str, str]] = {
                 "not cut support for an attack on a fleet its convoy needs); or the 1982 rule "
                 "(... for an action in a sea holding a convoying fleet). Szykman stays the "
                 "backup for paradoxes the older rules leave open"),
-    "adjacent_convoy": (("2023", "1971", "1982", "dptg"), "4.A.3",
-                        "when an army ordered to an adjacent province goes by convoy"),
+    "adjacent_convoy": (("2023", "1971", "1982", "2000", "dptg"), "4.A.3",
+                        "when an army ordered to an adjacent province goes by convoy. 2000: "
+                        "the 2000 rules as DATC 2.x read them (older judges): as 2023, but "
+                        "with no convoy route ordered the army moves over land, 'via "
+                        "convoy' or not (6.G.8); a route ordered and disrupted: it stays"),
     "support_cut_by_convoyed_target": (("not_cut", "cut"), "4.A.4",
                                        "whether an army convoyed from the supported attack's "
                                        "target cuts the support"),
