@@ -302,9 +302,21 @@ def test_adjudicate_reports_bad_orders_as_results(tmp_path: Path) -> None:
     p, o = _files(tmp_path, POSITION, "France: A PAR - XYZ\nFrance: A MAR - MUN\n"
                                       "Narnia: A PAR H\n")
     result = run("adjudicate", p, o, "--json")
-    assert result.exit_code == 0
     reasons = sorted(r.get("reason", "") for r in json.loads(result.stdout)["results"])
     assert reasons == ["illegal", "invalid", "invalid"]
+    # every result is printed, but unreadable orders are invalid input: exit 2 (README)
+    assert result.exit_code == 2
+    assert err(result).startswith("error: 2 order(s) could not be read and were treated as "
+                                  "holds: france: invalid order 'A PAR - XYZ'")
+    assert err(result).count("\n") == 1
+
+
+def test_adjudicate_illegal_orders_alone_exit_0(tmp_path: Path) -> None:
+    """An illegal order is adjudicated as a hold (DATC 4.E.1): a result, not an error."""
+    p, o = _files(tmp_path, POSITION, "France: A MAR - MUN\n")
+    result = run("adjudicate", p, o)
+    assert result.exit_code == 0 and err(result) == ""
+    assert "illegal" in result.stdout
 
 
 @pytest.mark.parametrize(("position", "orders"), [

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import random
 import sys
+import warnings
 from collections.abc import Callable
 from functools import wraps
 from pathlib import Path
@@ -35,6 +36,7 @@ from .legal import legal_orders, random_orders
 from .options import CHOICES, Options
 from .position import Position
 from .report import game_report
+from .results import Reason
 from .variant import available_variants, load_variant
 from .variant_check import check_variant, variant_summary
 
@@ -56,7 +58,10 @@ def friendly(func: F) -> F:
     @wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            return func(*args, **kwargs)
+            with warnings.catch_warnings():
+                warnings.simplefilter("always", storage.VariantChangedWarning)
+                warnings.showwarning = _show_warning
+                return func(*args, **kwargs)
         except StandoffError as exc:
             click.echo(f"error: {exc}", err=True)
             code = next(c for t, c in EXIT_CODES if isinstance(exc, t))
@@ -72,6 +77,12 @@ def friendly(func: F) -> F:
             sys.exit(2)
 
     return wrapper  # type: ignore[return-value]
+
+
+def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                  file: Any = None, line: str | None = None) -> None:
+    """A warning as one line on stderr, like the errors (not Python's file:line form)."""
+    click.echo(f"warning: {message}", err=True)
 
 
 def _options(items: tuple[str, ...]) -> Options:
@@ -125,7 +136,11 @@ def read_position(path: str) -> Position:
 
 def read_orders_file(path: str) -> dict[str, list[str]]:
     """Orders as JSON ``{"power": ["A PAR - BUR", ...]}`` or ``Power: order`` lines."""
-    text = _read_text(path)
+    return parse_orders_text(_read_text(path), path)
+
+
+def parse_orders_text(text: str, path: str) -> dict[str, list[str]]:
+    """:func:`read_orders_file` on text already read (``-`` can be read only once)."""
     if text.lstrip().startswith("{"):
         try:
             data = json.loads(text)
@@ -161,32 +176,52 @@ def adjudicate_cmd(position: str, orders: str, as_json: bool, options: tuple[str
     result = adjudicate(pos, read_orders_file(orders), _options(options))
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=1))
-        return
-    _echo_result(result, "")
-    click.echo(result.next_position.to_text())
+    else:
+        _echo_result(result, "")
+        click.echo(result.next_position.to_text())
+    unread = [r for r in result.results if r.reason is Reason.INVALID]
+    if unread:  # adjudicated as holds (DATC 4.E.1), but the input had a mistake: exit 2
+        first = unread[0]
+        more = f" (and {len(unread) - 1} more)" if len(unread) > 1 else ""
+        click.echo(f"error: {len(unread)} order(s) could not be read and were treated as "
+                   f"holds: {first.power}: {InvalidOrderError(first.text, first.detail)}"
+                   f"{more}", err=True)
+        sys.exit(2)
+
+
+variant_flag = click.option(
+    "--variant", default="standard", show_default=True,
+    help="A bundled variant (see 'standoff variants') or a variant file (path ending in .toml).")
 
 
 @cli.command()
 @click.argument("game", type=click.Path())
-@click.option("--variant", default="standard", show_default=True)
+@variant_flag
+@click.option("--variant-file", type=click.Path(dir_okay=False), default=None,
+              help="Play your own variant file (any name; check it with check-variant). "
+                   "The game keeps a copy of it.")
 @click.option("--force", is_flag=True, help="Overwrite an existing file.")
 @option_flag
 @friendly
 @click.option("--position", "start_from", type=click.Path(allow_dash=True), default=None,
               help="Start from this position (JSON or compact text) instead of the "
                    "variant's opening.")
-def new(game: str, variant: str, force: bool, options: tuple[str, ...],
-        start_from: str | None) -> None:
+def new(game: str, variant: str, variant_file: str | None, force: bool,
+        options: tuple[str, ...], start_from: str | None) -> None:
     """Start a new game in the file GAME."""
     if Path(game).exists() and not force:
         raise GameStateError(f"{game} exists; use --force to overwrite it")
-    g = Game.new(load_variant(variant), _options(options))
+    if variant_file is not None and variant != "standard":
+        raise StandoffError("give --variant or --variant-file, not both")
+    v = (storage.read_variant_file(variant_file) if variant_file is not None
+         else storage.open_variant(variant))
+    g = Game.new(v, _options(options))
     if start_from is not None:
         pos = read_position(start_from)
         if load_variant(pos.variant) is not g.variant:
-            raise GameStateError(f"the position is a {pos.variant} position, not {variant}")
+            raise GameStateError(f"the position is a {pos.variant} position, not {v.name}")
         g.position = pos
-    storage.save(g, game)
+    storage.create(g, game, overwrite=force)
     phase = g.position.phase.long_name(g.variant.calendar)
     click.echo(f"new {g.variant.title} game in {game}: {phase}")
 
@@ -196,7 +231,8 @@ def new(game: str, variant: str, force: bool, options: tuple[str, ...],
 @click.argument("power")
 @click.argument("orders", nargs=-1)
 @click.option("--file", "-f", "from_file", type=click.Path(allow_dash=True),
-              help="Read orders from a file (one per line), '-' for stdin.")
+              help="Read orders from a file: one per line, or JSON {\"power\": [...]} "
+                   "naming only POWER; '-' for stdin.")
 @click.option("--replace", is_flag=True, help="Drop POWER's earlier orders first.")
 @friendly
 def orders(game: str, power: str, orders: tuple[str, ...], from_file: str | None,
@@ -205,16 +241,29 @@ def orders(game: str, power: str, orders: tuple[str, ...], from_file: str | None
 
     All or nothing: one invalid or illegal order rejects the lot and the saved
     game is not touched. Orders replace earlier ones for the same unit until
-    the phase is processed."""
+    the phase is processed. The game file is locked while it changes, so
+    orders sent at the same moment by several players are all kept."""
     items = list(orders)
+    named: list[str] = []  # the powers a JSON orders file gives orders for
     if from_file:
-        items += [ln.split("#", 1)[0].strip() for ln in _read_text(from_file).splitlines()]
-        items = [i for i in items if i]
+        text = _read_text(from_file)
+        if text.lstrip().startswith("{"):
+            for who, given in parse_orders_text(text, from_file).items():
+                named.append(who)
+                items += given
+        else:
+            items += [ln.split("#", 1)[0].strip() for ln in text.splitlines()]
+        items = [i for i in items if i.strip()]
     if not items and not replace:
         raise GameStateError("no orders given")
-    g = storage.load(game)
-    accepted = g.submit(power, items, replace_all=replace)
-    storage.save(g, game)
+    with storage.editing(game) as g:
+        pid = g.variant.power(power)
+        others = [who for who in named if g.variant.power(who) != pid]
+        if others:
+            raise StandoffError(f"{from_file} gives orders for {', '.join(others)}: this "
+                                f"command submits {g.variant.powers[pid].name}'s only "
+                                "(send each power's orders with its own command)")
+        accepted = g.submit(pid, items, replace_all=replace)
     for o in accepted:
         click.echo(f"accepted: {o}")
 
@@ -297,9 +346,8 @@ def show(game: str, as_json: bool, history: bool) -> None:
 @friendly
 def draw(game: str, powers: tuple[str, ...]) -> None:
     """End the game in a draw among POWERS (default: every surviving power)."""
-    g = storage.load(game)
-    chosen = g.declare_draw(list(powers) or None)
-    storage.save(g, game)
+    with storage.editing(game) as g:
+        chosen = g.declare_draw(list(powers) or None)
     click.echo(f"draw declared: {', '.join(chosen)}")
 
 
@@ -437,12 +485,12 @@ def check_variant_cmd(names: tuple[str, ...]) -> None:
 @click.option("--save", "save_to", type=click.Path(), default=None,
               help="Save the finished game to this file.")
 @click.option("--quiet", "-q", is_flag=True, help="Only print the summary.")
-@click.option("--variant", default="standard", show_default=True)
+@variant_flag
 @friendly
 def demo(seed: int, max_year: int, save_to: str | None, quiet: bool, variant: str) -> None:
     """Play a whole game with random bots, start to finish."""
     rng = random.Random(seed)
-    g = Game.new(variant)
+    g = Game.new(storage.open_variant(variant))
     cal = g.variant.calendar
     while not g.is_over and g.position.phase.year <= max_year:
         for pid, picks in random_orders(g.position, rng, 0.7, g.options, g.variant).items():
@@ -455,13 +503,14 @@ def demo(seed: int, max_year: int, save_to: str | None, quiet: bool, variant: st
             counts = g.position.centre_counts()
             top = ", ".join(f"{p} {n}" for p, n in sorted(counts.items(), key=lambda kv: -kv[1]))
             click.echo(f"{phase:28} {len(result.results):3} orders, {moved:3} moved/built | {top}")
-    if g.winner is None and not g.is_over:
+    if not g.is_over and len(g.survivors()) >= 2:
         g.declare_draw()
     if save_to:
         storage.save(g, save_to)
     outcome = (f"{g.variant.powers[g.winner].name} wins" if g.winner
                else "nobody wins" if g.no_winner
-               else f"draw between {', '.join(g.draw or ())}")
+               else f"draw between {', '.join(g.draw)}" if g.draw
+               else f"unfinished by {max_year}")
     click.echo(f"{len(g.history)} phases played; {outcome} "
                f"({g.position.phase.long_name(cal)})")
 

@@ -28,6 +28,7 @@ its own sections on top (tables are merged key by key).
 from __future__ import annotations
 
 import copy
+import hashlib
 import pickle
 import tomllib
 from collections.abc import Callable, Mapping
@@ -103,6 +104,21 @@ class Power:
     aliases: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class VariantSource:
+    """A variant read from a designer's own file: where it was and the text
+    read. A saved game keeps both, so the game loads again when the file moves
+    or changes, and a change of the file can be noticed (by the digest)."""
+
+    path: str
+    text: str
+
+    @property
+    def digest(self) -> str:
+        """SHA-256 of the text (UTF-8), hex."""
+        return hashlib.sha256(self.text.encode("utf-8")).hexdigest()
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class Variant:
     name: str
@@ -131,6 +147,9 @@ class Variant:
     #: build centres: non-centre spaces where a power may also build, each with
     #: the centres of which it must own at least one (1939 IV Persia, Archangel)
     build_centres: Mapping[str, BuildCentre] = field(default_factory=dict)
+    #: the file and text of a variant read by :func:`variant_from_text` (a
+    #: designer's own file); None for the bundled variants and code-built ones
+    source: VariantSource | None = None
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         """Pickled by name, as positions and saved games name their variant: the
@@ -232,13 +251,32 @@ def _load_variant(name: str) -> Variant:
 @cache
 def _load_path(path: Path) -> Variant:
     """One Variant per file, whichever name or alias asked for it."""
-    data = copy.deepcopy(_read(path))
+    return _built(copy.deepcopy(_read(path)), path)
+
+
+def variant_from_text(text: str, path: str) -> Variant:
+    """A variant from the TOML text of a designer's file (``path`` says where it
+    came from, for messages and for :attr:`Variant.source`).
+
+    Not cached and not registered: the caller decides whether the variant may
+    take its name (a saved game rebuilds its variant from the text it keeps,
+    which may differ from what the file holds now)."""
     try:
-        return _build(data)
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise VariantError(f"cannot read variant file {path}: {exc}") from exc
+    return _built(_derived(data, path), path, VariantSource(path, text))
+
+
+def _built(data: dict[str, Any], path: Path | str,
+           source: VariantSource | None = None) -> Variant:
+    """:func:`_build`, with what is wrong in the data said as a VariantError."""
+    try:
+        return _build(data, source)
     except KeyError as exc:
         raise VariantError(f"variant file {path} is malformed: it has no {exc.args[0]!r} "
                            "entry") from exc
-    except (TypeError, ValueError, NotationError) as exc:
+    except (TypeError, ValueError, AttributeError, NotationError) as exc:
         raise VariantError(f"variant file {path} is malformed: {exc!r}") from exc
 
 
@@ -261,9 +299,13 @@ def variant_data(name: str) -> dict[str, Any]:
 def derivation(name: str) -> tuple[str | None, tuple[str, ...]]:
     """The base variant a variant is derived from and the transforms applied
     (``(None, ())`` for a variant of its own): what a drawing of it derives from."""
+    found = _REGISTERED.get(name.lower())
     try:
-        with _path_of(name).open("rb") as fh:
-            derive = tomllib.load(fh).get("derive") or {}
+        if found is not None and found.source is not None:  # a designer's own file
+            derive = tomllib.loads(found.source.text).get("derive") or {}
+        else:
+            with _path_of(name).open("rb") as fh:
+                derive = tomllib.load(fh).get("derive") or {}
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise VariantError(f"cannot read variant {name!r}: {exc}") from exc
     base = derive.get("base")
@@ -277,9 +319,17 @@ def _read(path: Path, depth: int = 0) -> dict[str, Any]:
             data = tomllib.load(fh)
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise VariantError(f"cannot read variant file {path}: {exc}") from exc
+    return _derived(data, path, depth)
+
+
+def _derived(data: dict[str, Any], path: Path | str, depth: int = 0) -> dict[str, Any]:
+    """A variant's data with its ``[derive]`` table applied: the base variant's
+    data, transformed, under the variant's own tables."""
     derive = data.pop("derive", None)
     if derive is None:
         return data
+    if not isinstance(derive, dict):
+        raise VariantError(f"{path}: [derive] must be a table")
     if depth > 4:
         raise VariantError(f"{path}: variants derived too deeply")
     base_name = str(derive.get("base", ""))
@@ -408,7 +458,7 @@ def _unit_spec(board: Board, text: str, owner: str) -> tuple[UnitType, str]:
     return unit_type, loc
 
 
-def _build(data: dict[str, Any]) -> Variant:
+def _build(data: dict[str, Any], source: VariantSource | None = None) -> Variant:
     head = data["variant"]
     board = build_board(data)
     calendar = _calendar(head, data.get("calendar", {}))
@@ -467,6 +517,7 @@ def _build(data: dict[str, Any]) -> Variant:
         neutral=neutral_id,
         neutral_units=neutral_units,
         build_centres=build_centres,
+        source=source,
     )
 
 
