@@ -434,7 +434,9 @@ def _standings(v: Variant, options: Options, before: Position, after: Position
     centres = after.centre_counts()
     kind = after.phase.kind
     owed = adjustment_counts(v, after) if kind is PhaseKind.ADJUSTMENT else {}
-    legal = legal_orders(after, options, v) if kind is PhaseKind.MOVEMENT else {}
+    # the core's legal orders say who may PERMIT passage through a canal
+    canals = kind is PhaseKind.MOVEMENT and bool(v.board_at(after.phase).canals)
+    legal = legal_orders(after, options, v) if canals else {}
     alive_before = {u.power for u in before.units} | set(before.centres.values())
     out = []
     for power in v.powers:
@@ -443,11 +445,11 @@ def _standings(v: Variant, options: Options, before: Position, after: Position
             continue
         task = "nothing"
         if kind is PhaseKind.MOVEMENT:
-            canals = [loc.upper() for loc, os in legal.get(power, {}).items()
-                      if os and all(isinstance(o, Permit) for o in os)]
+            mine = [loc.upper() for loc, os in legal.get(power, {}).items()
+                    if os and all(isinstance(o, Permit) for o in os)]
             parts = [f"orders for {_count(units, 'unit')}"] if units else []
-            if canals:
-                parts.append(f"may permit passage through {', '.join(canals)}")
+            if mine:
+                parts.append(f"may permit passage through {', '.join(mine)}")
             task = "; ".join(parts) or task
         elif kind is PhaseKind.RETREAT:
             n = sum(1 for d in after.dislodged if d.unit.power == power)
