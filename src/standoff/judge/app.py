@@ -1,0 +1,77 @@
+"""The app factory: ``create_app(settings)`` assembles the judge.
+
+On start (the ASGI lifespan) the app migrates its database to the newest
+schema (idempotent, and locked, so any number of processes may do it at once)
+and starts its scheduler thread; on shutdown it stops the scheduler, letting a
+phase being processed finish, and closes the database.
+
+Routes live one module per concern (accounts, games, orders, history); the
+next ones (press, votes) add a module and one ``include_router`` line here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI
+from starlette.concurrency import run_in_threadpool
+
+from standoff import __version__
+
+from . import accounts, games, history, orders
+from .context import Judge
+from .db import Database
+from .docs import install_docs
+from .errors import BodyLimit, install_error_handlers
+from .scheduler import Scheduler
+from .settings import Settings
+
+DESCRIPTION = """The standoff judge: Diplomacy games of every bundled variant, played
+through this API by people (the web pages), bots and scripts.
+
+Authenticate with `Authorization: Bearer <token>` (`POST /api/v1/tokens`) or the
+pages' session cookie (`POST /api/v1/session`; changes then need `X-CSRF-Token`).
+Every error is `{"error": CODE, "detail": "one sentence"}`."""
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings.from_env()
+    db = Database(settings)
+    judge = Judge(settings, db)
+    scheduler = Scheduler(judge)
+    judge.wake = scheduler.wake
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await run_in_threadpool(db.migrate)
+        if settings.scheduler:
+            scheduler.start()
+        try:
+            yield
+        finally:
+            await run_in_threadpool(scheduler.stop)
+            db.dispose()
+
+    app = FastAPI(title="standoff judge", version=__version__, description=DESCRIPTION,
+                  docs_url=None, redoc_url=None, lifespan=lifespan)
+    app.state.judge = judge
+    app.state.scheduler = scheduler
+    install_error_handlers(app)
+    install_docs(app)
+    for module in (accounts, games, orders, history):
+        app.include_router(module.router)
+
+    @app.get("/", include_in_schema=False)
+    def root() -> dict[str, Any]:
+        return {"name": "standoff judge", "version": __version__, "api": "/api/v1",
+                "docs": "/docs", "openapi": "/openapi.json"}
+
+    @app.get("/api/v1/status", tags=["server"])
+    def status() -> dict[str, Any]:
+        """The server is up: its version and database kind."""
+        return {"ok": True, "version": __version__, "database": db.dialect}
+
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    return app

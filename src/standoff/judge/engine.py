@@ -1,0 +1,240 @@
+"""The judge's one door into the rules core.
+
+Every use of ``standoff``'s engine by the judge is in this module, through the
+core's public API (``Game``, ``legal_orders``, ``Options``, the variants, the
+renderer, the phase report), and everything crosses it as JSON-ready data: the
+game's state is the engine's own JSON (``Game.to_dict()`` without history and
+pending orders), orders are text. When the core's game record changes shape,
+this is the file to port.
+
+Rejections come out as the API's errors: an order that cannot be read is
+400 ``invalid``, a readable one the rules forbid 422 ``illegal``, both with the
+engine's reason.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from standoff.errors import IllegalOrderError, InvalidOrderError, StandoffError
+from standoff.game import Game
+from standoff.legal import legal_orders
+from standoff.options import CHOICES, Options
+from standoff.orders import Order
+from standoff.position import Position
+from standoff.results import OrderResult
+from standoff.variant import Variant, available_variants, load_variant
+
+from .errors import ApiError, invalid
+
+log = logging.getLogger("standoff.judge")
+
+#: the engine's phase kinds, as the API's deadline keys name them
+KINDS = {"M": "movement", "R": "retreat", "A": "adjustment"}
+
+
+@dataclass(frozen=True)
+class VariantInfo:
+    name: str
+    title: str
+    powers: list[str]
+    description: str
+
+
+@dataclass(frozen=True)
+class Processed:
+    """What processing one phase gives the judge to store."""
+
+    #: the new state (next phase, or the game over)
+    state: dict[str, Any]
+    #: the processed phase's record: phase, position, orders, results, events
+    record: dict[str, Any]
+    #: the results report of the phase (``standoff.report``), as data
+    report: dict[str, Any] | None
+    phase: str
+    kind: str
+    to_order: list[str]
+    outcome: dict[str, Any] | None
+
+
+def variants() -> list[VariantInfo]:
+    """The bundled variants, each once (the registry also lists aliases)."""
+    seen: dict[str, VariantInfo] = {}
+    for name in available_variants():
+        v = load_variant(name)
+        if v.name not in seen:
+            seen[v.name] = VariantInfo(v.name, v.title, list(v.powers), v.description)
+    return sorted(seen.values(), key=lambda i: (i.name != "standard", i.name))
+
+
+def variant(name: str) -> Variant:
+    try:
+        return load_variant(name.strip().lower())
+    except StandoffError as exc:
+        known = ", ".join(i.name for i in variants())
+        raise invalid(f"unknown variant {name!r} (known: {known})") from exc
+
+
+def powers(variant_name: str) -> list[str]:
+    return list(variant(variant_name).powers)
+
+
+def power_id(variant_name: str, text: str) -> str:
+    """A power by id, name or adjective, as the engine reads them."""
+    try:
+        return variant(variant_name).power(text)
+    except StandoffError as exc:
+        raise invalid(str(exc)) from exc
+
+
+def check_options(options: dict[str, Any]) -> dict[str, str]:
+    """The rule options the engine accepts (only those differing from the defaults)."""
+    for key, value in options.items():
+        if not isinstance(value, str):
+            raise invalid(f"option {key} must be a string (choose one of "
+                          f"{', '.join(CHOICES.get(key, ((),))[0]) or 'the known values'})")
+    try:
+        return Options.from_dict(options).to_dict()
+    except StandoffError as exc:
+        raise invalid(str(exc)) from exc
+
+
+def new_state(variant_name: str, options: dict[str, str]) -> dict[str, Any]:
+    return _state(Game.new(variant(variant_name), Options.from_dict(options)))
+
+
+def _state(game: Game) -> dict[str, Any]:
+    data = game.to_dict()
+    data.pop("history", None)
+    data.pop("orders", None)
+    return data
+
+
+def _load(state: dict[str, Any]) -> Game:
+    return Game.from_dict({**state, "history": [], "orders": {}})
+
+
+def phase_of(state: dict[str, Any]) -> tuple[str, str]:
+    """(short phase name, phase kind) of the state's current phase."""
+    game = _load(state)
+    return game.phase_name, KINDS[game.position.phase.kind.value]
+
+
+def powers_to_order(state: dict[str, Any]) -> list[str]:
+    game = _load(state)
+    return [] if game.is_over else game.powers_to_order()
+
+
+def check_orders(state: dict[str, Any], power: str, texts: list[str]) -> list[str]:
+    """The canonical texts of ``texts`` as ``power``'s whole set of orders for the
+    phase; raise 400 invalid / 422 illegal with the engine's reason."""
+    game = _load(state)
+    try:
+        checked = game.submit(power, texts, replace_all=True)
+    except InvalidOrderError as exc:
+        raise ApiError(400, str(exc), order=exc.text) from exc
+    except IllegalOrderError as exc:
+        raise ApiError(422, str(exc), order=exc.order) from exc
+    except StandoffError as exc:
+        raise ApiError(409 if game.is_over else 422, str(exc)) from exc
+    return [str(o) for o in checked]
+
+
+def legal(state: dict[str, Any], power: str) -> dict[str, list[str]]:
+    game = _load(state)
+    if game.is_over:
+        return {}
+    table = legal_orders(game.position, game.options, game.variant).get(power, {})
+    return {loc.upper(): [str(o) for o in orders] for loc, orders in table.items()}
+
+
+def process(state: dict[str, Any], orders: dict[str, list[str]]) -> Processed:
+    """Adjudicate the current phase with the given orders (powers left out are in
+    civil disorder) and return the next state, the phase record and its report."""
+    game = _load(state)
+    for power, texts in sorted(orders.items()):
+        try:
+            game.submit(power, texts, replace_all=True)
+        except StandoffError:
+            # accepted when submitted against this very position, so only a change
+            # of the engine's rules between then and now gets here: keep every
+            # order that still passes on its own rather than lose them all
+            log.warning("orders of %s no longer pass as a whole; keeping those that do", power)
+            game.clear_orders(power)
+            for text in texts:
+                try:
+                    game.submit(power, [text])
+                except StandoffError as exc:
+                    log.warning("dropped %s's order %r: %s", power, text, exc)
+    game.process()
+    rec = game.history[-1]
+    record = {
+        "phase": rec.position.phase.name(game.variant.calendar),
+        "position": rec.position.to_dict(),
+        "orders": {p: [str(o) for o in os] for p, os in rec.orders.items()},
+        "results": [r.to_dict() for r in rec.results],
+        "events": list(rec.events),
+    }
+    phase, kind = game.phase_name, KINDS[game.position.phase.kind.value]
+    new = _state(game)
+    return Processed(new, record, _report(game), phase, kind,
+                     [] if game.is_over else game.powers_to_order(), new.get("outcome"))
+
+
+def _report(game: Game) -> dict[str, Any] | None:
+    """The phase's results report, when this core has one (``standoff.report``)."""
+    try:
+        from standoff.report import game_report
+    except ImportError:  # a core from before the report
+        return None
+    try:
+        return game_report(game).to_dict()
+    except Exception:  # a report is a courtesy: it never stops a phase
+        log.exception("the results report of %s failed", game.history[-1].position.phase)
+        return None
+
+
+def declare_draw(state: dict[str, Any], powers: list[str] | None = None) -> dict[str, Any]:
+    """The state ended in a draw shared by ``powers`` (default: every surviving power)."""
+    game = _load(state)
+    try:
+        game.declare_draw(powers)
+    except StandoffError as exc:
+        raise ApiError(409, str(exc)) from exc
+    return _state(game)
+
+
+def surviving_powers(state: dict[str, Any]) -> list[str]:
+    """Powers that still have units or centres (those whose vote counts in a draw)."""
+    game = _load(state)
+    pos = game.position.to_dict()
+    alive = set(pos.get("units", {})) | set(pos.get("centres", {}))
+    return sorted(alive & set(game.variant.powers))
+
+
+def render_svg(position: dict[str, Any], orders: dict[str, list[str]] | None = None,
+               results: list[dict[str, Any]] | None = None, title: str = "") -> str:
+    """The map of a position, with a phase's orders and results drawn on it."""
+    from standoff.render import render_svg as draw
+
+    pos = Position.from_dict(position)
+    v = load_variant(pos.variant)
+
+    def parse(text: str) -> Order:
+        return Order.parse(text, v)
+
+    drawn = {p: [parse(t) for t in ts] for p, ts in (orders or {}).items()}
+    outcome = [OrderResult.from_dict(r, parse) for r in (results or [])]
+    return draw(pos, orders=drawn or None, results=outcome or None, title=title)
+
+
+def rule_options() -> list[tuple[str, list[str], str, str]]:
+    """(name, allowed values, DATC issue, what it decides); the first value is the default."""
+    default = Options().to_dict(only_changed=False)
+    out = []
+    for name, (values, issue, text) in CHOICES.items():
+        ordered = [default[name], *[v for v in values if v != default[name]]]
+        out.append((name, ordered, issue, text))
+    return out

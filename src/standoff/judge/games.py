@@ -1,0 +1,309 @@
+"""Routes for variants, games, seats and the master's actions.
+
+Who sees what: a public game's details are open to every signed-in account; a
+private game's only to its master and players (others get 403, the same as for
+a game that is not theirs). A private game has an invite code, shown to its
+master only; players give it when they take a seat. In an anonymous game
+nobody sees who plays which power, except each player their own and the
+master all of them.
+
+Every change to a game locks its row first (``processing.lock_game``), so the
+game's state, seats and phase move one step at a time whatever the number of
+server processes.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from datetime import timedelta
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Depends, Query
+from sqlalchemy import ColumnElement, func, or_, select
+from sqlalchemy.orm import Session
+
+from . import engine
+from .auth import Caller, caller, optional_caller
+from .context import Judge, judge
+from .db import utcnow
+from .errors import ERROR_RESPONSES, ApiError, conflict, forbidden, not_found
+from .models import Game, PendingOrders, Seat, User
+from .processing import lock_game, request_processing, start_game
+from .schemas import (
+    ExtendIn,
+    GameIn,
+    GameOut,
+    GameSummaryOut,
+    OptionOut,
+    PowerOut,
+    SeatIn,
+    SeatOut,
+    VariantOut,
+)
+
+router = APIRouter(prefix="/api/v1", tags=["games"], responses=ERROR_RESPONSES)
+
+JudgeDep = Annotated[Judge, Depends(judge)]
+CallerDep = Annotated[Caller, Depends(caller)]
+MaybeCaller = Annotated[Caller | None, Depends(optional_caller)]
+Status = Literal["forming", "active", "finished"]
+
+
+# -- helpers shared with the other route modules ------------------------------------
+
+def get_game(s: Session, game_id: int) -> Game:
+    game = s.get(Game, game_id)
+    if game is None:
+        raise not_found(f"there is no game {game_id}")
+    return game
+
+
+def seats_of(s: Session, game_id: int) -> dict[str, Seat]:
+    return {seat.power: seat for seat in s.scalars(select(Seat).where(Seat.game_id == game_id))}
+
+
+def seat_of(seats: dict[str, Seat], user_id: int) -> Seat | None:
+    return next((seat for seat in seats.values() if seat.user_id == user_id), None)
+
+
+def require_view(game: Game, who: Caller, seats: dict[str, Seat]) -> None:
+    """403 unless the caller may see this game."""
+    if game.private and who.user_id != game.master_id and seat_of(seats, who.user_id) is None:
+        raise forbidden(f"game {game.id} is private: only its master and players see it")
+
+
+def require_master(game: Game, who: Caller) -> None:
+    if who.user_id != game.master_id:
+        raise forbidden(f"only the master of game {game.id} may do that")
+
+
+def require_active(game: Game) -> None:
+    if game.status == "forming":
+        raise conflict(f"game {game.id} has not started: it waits for players")
+    if game.status == "finished":
+        raise conflict(f"game {game.id} is over")
+
+
+def game_out(s: Session, game: Game, who: Caller) -> GameOut:
+    seats = seats_of(s, game.id)
+    names = dict(s.execute(select(User.id, User.username).where(
+        User.id.in_([seat.user_id for seat in seats.values()] + [game.master_id]))).tuples().all())
+    submitted = set(s.scalars(select(PendingOrders.power).where(
+        PendingOrders.game_id == game.id, PendingOrders.turn == game.turn)))
+    mine = seat_of(seats, who.user_id)
+    is_master = who.user_id == game.master_id
+    active = game.status == "active"
+    powers = {}
+    for power in engine.powers(game.variant):
+        seat = seats.get(power)
+        shown = seat is not None and (not game.anonymous or is_master or seat is mine)
+        powers[power] = PowerOut(
+            player=names.get(seat.user_id) if seat is not None and shown else None,
+            submitted=active and power in submitted,
+            ready=active and seat is not None and seat.ready_turn == game.turn,
+            nmr=seat.nmr if seat is not None else 0,
+            to_order=active and power in game.to_order)
+    return GameOut(
+        id=game.id, name=game.name, variant=game.variant, status=_status(game.status),
+        phase=game.phase, deadline=game.deadline, position=game.state["position"],
+        powers=powers, outcome=game.outcome, options=game.options, deadlines=game.deadlines,
+        press=game.press, anonymous=game.anonymous, private=game.private, paused=game.paused,
+        remaining=game.paused_remaining, turn=game.turn,
+        master=names.get(game.master_id) if not game.anonymous or is_master else None,
+        your_power=mine.power if mine is not None else None,
+        invite=game.invite_code if is_master else None, created_at=game.created_at)
+
+
+_STATUSES: dict[str, Status] = {"forming": "forming", "active": "active",
+                                 "finished": "finished"}
+
+
+def _status(text: str) -> Status:
+    return _STATUSES[text]
+
+
+# -- variants and options ------------------------------------------------------------
+
+@router.get("/variants", response_model=list[VariantOut], tags=["variants"])
+def list_variants() -> list[VariantOut]:
+    """The bundled variants a game may be created with."""
+    return [VariantOut(name=v.name, title=v.title, powers=v.powers, description=v.description)
+            for v in engine.variants()]
+
+
+@router.get("/options", response_model=list[OptionOut], tags=["variants"])
+def list_options() -> list[OptionOut]:
+    """The rule options a game may set (``options`` when creating it); first value: default."""
+    return [OptionOut(name=n, values=vs, default=vs[0], datc=issue, description=text)
+            for n, vs, issue, text in engine.rule_options()]
+
+
+# -- games ---------------------------------------------------------------------------
+
+@router.post("/games", status_code=201, response_model=GameOut)
+def create_game(body: GameIn, who: CallerDep, j: JudgeDep) -> GameOut:
+    """Create a game; the caller is its master (and may also take a seat)."""
+    v = engine.variant(body.variant)
+    options = engine.check_options(body.options or {})
+    deadlines = dict(j.settings.default_deadlines)
+    if body.deadlines is not None:
+        deadlines.update({k: s for k, s in body.deadlines.model_dump().items() if s is not None})
+    state = engine.new_state(v.name, options)
+    phase, _ = engine.phase_of(state)
+    now = utcnow()
+    with j.db.write() as s:
+        game = Game(name=body.name, variant=v.name, options=options, press=body.press,
+                    anonymous=body.anonymous, private=body.private,
+                    invite_code=secrets.token_urlsafe(12) if body.private else None,
+                    master_id=who.user_id, status="forming", turn=0, phase=phase, state=state,
+                    to_order=[], deadlines=deadlines, deadline=None, paused=False,
+                    paused_remaining=None, process_requested=False, outcome=None,
+                    created_at=now, started_at=None, finished_at=None)
+        s.add(game)
+        s.flush()
+        return game_out(s, game, who)
+
+
+@router.get("/games", response_model=list[GameSummaryOut])
+def list_games(who: MaybeCaller, j: JudgeDep,
+               status: Annotated[Status | None, Query()] = None) -> list[GameSummaryOut]:
+    """Games the caller plays or masters, and public games still forming (without
+    credentials: only those)."""
+    open_public: ColumnElement[bool] = (Game.status == "forming") & Game.private.is_(False)
+    with j.db.read() as s:
+        where: ColumnElement[bool]
+        if who is None:
+            where = open_public
+        else:
+            playing = select(Seat.game_id).where(Seat.user_id == who.user_id)
+            where = or_(open_public, Game.master_id == who.user_id, Game.id.in_(playing))
+        query = select(Game).where(where)
+        if status is not None:
+            query = query.where(Game.status == status)
+        games = list(s.scalars(query.order_by(Game.id.desc()).limit(500)))
+        ids = [g.id for g in games]
+        taken = dict(s.execute(select(Seat.game_id, func.count()).where(Seat.game_id.in_(ids))
+                               .group_by(Seat.game_id)).tuples().all())
+        mine: dict[int, str] = {}
+        if who is not None:
+            mine = dict(s.execute(select(Seat.game_id, Seat.power).where(
+                Seat.game_id.in_(ids), Seat.user_id == who.user_id)).tuples().all())
+    return [GameSummaryOut(
+        id=g.id, name=g.name, variant=g.variant, status=_status(g.status), phase=g.phase,
+        deadline=g.deadline, press=g.press, anonymous=g.anonymous, private=g.private,
+        seats_taken=taken.get(g.id, 0), seats=len(engine.powers(g.variant)),
+        your_power=mine.get(g.id), master=who is not None and who.user_id == g.master_id)
+        for g in games]
+
+
+@router.get("/games/{game_id}", response_model=GameOut)
+def show_game(game_id: int, who: CallerDep, j: JudgeDep) -> GameOut:
+    """The game: phase, deadline, position, and per power who plays it (unless
+    anonymous), whether it has submitted orders and is ready, its NMRs. Never the
+    pending orders themselves."""
+    with j.db.read() as s:
+        game = get_game(s, game_id)
+        require_view(game, who, seats_of(s, game_id))
+        return game_out(s, game, who)
+
+
+@router.post("/games/{game_id}/seats", status_code=201, response_model=SeatOut)
+def take_seat(game_id: int, body: SeatIn, who: CallerDep, j: JudgeDep) -> SeatOut:
+    """Play a chosen power, or any free one. When the last power is taken the game
+    starts: its first phase begins and the clock runs."""
+    now = utcnow()
+    with j.db.write() as s:
+        game = lock_game(s, game_id)
+        if game is None:
+            raise not_found(f"there is no game {game_id}")
+        if game.private and who.user_id != game.master_id and not hmac.compare_digest(
+                (body.invite or "").encode(), (game.invite_code or "").encode()):
+            raise forbidden(f"game {game_id} is private: give its invite code to join")
+        if game.status != "forming":
+            raise conflict(f"game {game_id} has already started")
+        seats = seats_of(s, game_id)
+        mine = seat_of(seats, who.user_id)
+        if mine is not None:
+            raise conflict(f"you already play {mine.power} in game {game_id}")
+        everyone = engine.powers(game.variant)
+        if body.power is not None:
+            power = engine.power_id(game.variant, body.power)
+            if power in seats:
+                raise conflict(f"{power} is taken in game {game_id}")
+        else:
+            free = [p for p in everyone if p not in seats]
+            if not free:
+                raise conflict(f"game {game_id} is full")
+            power = secrets.choice(free)
+        s.add(Seat(game_id=game_id, power=power, user_id=who.user_id, ready_turn=None, nmr=0,
+                   joined_at=now))
+        if len(seats) + 1 == len(everyone):
+            start_game(game, now)
+        starting = game.process_requested
+        turn = game.turn
+    if starting:  # a first phase with nothing to do
+        request_processing(j, game_id, turn)
+    return SeatOut(power=power)
+
+
+# -- the master's actions ------------------------------------------------------------
+
+def _master_change(j: Judge, game_id: int, who: Caller, action: str,
+                   seconds: int = 0) -> tuple[GameOut, bool, int]:
+    now = utcnow()
+    with j.db.write() as s:
+        game = lock_game(s, game_id)
+        if game is None:
+            raise not_found(f"there is no game {game_id}")
+        require_master(game, who)
+        require_active(game)
+        if action == "pause":
+            if game.paused:
+                raise conflict(f"game {game_id} is already paused")
+            left = (game.deadline - now).total_seconds() if game.deadline is not None else 0.0
+            game.paused, game.paused_remaining, game.deadline = True, max(left, 0.0), None
+        elif action == "resume":
+            if not game.paused:
+                raise conflict(f"game {game_id} is not paused")
+            left = game.paused_remaining or 0.0
+            game.paused, game.paused_remaining = False, None
+            game.deadline = now + timedelta(seconds=left)
+        elif action == "extend":
+            if game.paused:
+                game.paused_remaining = (game.paused_remaining or 0.0) + seconds
+            else:
+                game.deadline = max(game.deadline or now, now) + timedelta(seconds=seconds)
+        elif action == "process":
+            game.process_requested = True
+        else:  # pragma: no cover - the routes name every action
+            raise ApiError(404, f"no master action {action!r}")
+        s.flush()
+        return game_out(s, game, who), game.process_requested, game.turn
+
+
+@router.post("/games/{game_id}/master/pause", response_model=GameOut, tags=["master"])
+def master_pause(game_id: int, who: CallerDep, j: JudgeDep) -> GameOut:
+    """Stop the clock; ``resume`` restarts it with the time that was left."""
+    return _master_change(j, game_id, who, "pause")[0]
+
+
+@router.post("/games/{game_id}/master/resume", response_model=GameOut, tags=["master"])
+def master_resume(game_id: int, who: CallerDep, j: JudgeDep) -> GameOut:
+    """Restart a paused clock with the time that was left when it was paused."""
+    return _master_change(j, game_id, who, "resume")[0]
+
+
+@router.post("/games/{game_id}/master/extend", response_model=GameOut, tags=["master"])
+def master_extend(game_id: int, body: ExtendIn, who: CallerDep, j: JudgeDep) -> GameOut:
+    """Give the current phase ``seconds`` more (from now, if its deadline has passed)."""
+    return _master_change(j, game_id, who, "extend", body.seconds)[0]
+
+
+@router.post("/games/{game_id}/master/process", response_model=GameOut, tags=["master"])
+def master_process(game_id: int, who: CallerDep, j: JudgeDep) -> GameOut:
+    """Process the current phase now, with the orders given so far."""
+    _, _, turn = _master_change(j, game_id, who, "process")
+    request_processing(j, game_id, turn)
+    with j.db.read() as s:
+        return game_out(s, get_game(s, game_id), who)

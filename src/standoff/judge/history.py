@@ -1,0 +1,71 @@
+"""Routes for a game's history: processed phases (all orders visible then) and maps.
+
+Only processed phases are history: the current phase's pending orders are never
+drawn nor listed here. A phase record carries the engine's results report
+(``report``) when the core has one.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Query, Response
+from sqlalchemy import select
+
+from . import engine
+from .auth import Caller, caller
+from .context import Judge, judge
+from .errors import ERROR_RESPONSES, not_found
+from .games import get_game, require_view, seats_of
+from .models import PhaseRecord
+from .schemas import PhaseOut
+
+router = APIRouter(prefix="/api/v1", tags=["history"], responses=ERROR_RESPONSES)
+
+JudgeDep = Annotated[Judge, Depends(judge)]
+CallerDep = Annotated[Caller, Depends(caller)]
+
+
+@router.get("/games/{game_id}/phases", response_model=list[PhaseOut])
+def phases(game_id: int, who: CallerDep, j: JudgeDep,
+           since: Annotated[int, Query(ge=0, description="skip the first N phases")] = 0
+           ) -> list[PhaseOut]:
+    """Every processed phase, oldest first: the position, every power's orders, the
+    results, what a change of map did, and the results report."""
+    with j.db.read() as s:
+        game = get_game(s, game_id)
+        require_view(game, who, seats_of(s, game_id))
+        rows = s.scalars(select(PhaseRecord).where(PhaseRecord.game_id == game_id,
+                                                   PhaseRecord.turn >= since)
+                         .order_by(PhaseRecord.turn)).all()
+        return [PhaseOut(phase=r.phase, position=r.position, orders=r.orders, results=r.results,
+                         events=[str(e) for e in r.events], report=r.report,
+                         processed_at=r.processed_at) for r in rows]
+
+
+@router.get("/games/{game_id}/map.svg", response_class=Response,
+            responses={200: {"content": {"image/svg+xml": {}}}})
+def map_svg(game_id: int, who: CallerDep, j: JudgeDep,
+            phase: Annotated[str | None, Query(max_length=20, description="e.g. S1901M; "
+                                               "default: the current phase")] = None,
+            orders: Annotated[int, Query(ge=0, le=1, description="1: draw the phase's "
+                                         "orders and results (processed phases)")] = 0
+            ) -> Response:
+    """The map of a phase; with ``orders=1`` a processed phase's orders and results
+    are drawn on it (the current phase's orders are secret and never drawn)."""
+    with j.db.read() as s:
+        game = get_game(s, game_id)
+        require_view(game, who, seats_of(s, game_id))
+        wanted = (phase or game.phase).strip().upper()
+        record = s.scalars(select(PhaseRecord).where(PhaseRecord.game_id == game_id,
+                                                     PhaseRecord.phase == wanted)).first()
+        if record is not None:
+            position, drawn, results = record.position, record.orders, record.results
+        elif wanted == game.phase.upper():
+            position, drawn, results = game.state["position"], {}, []
+        else:
+            raise not_found(f"game {game_id} has no phase {wanted}")
+        title = f"{game.name}: {wanted}"
+    svg = engine.render_svg(position, drawn if orders else None, results if orders else None,
+                            title=title)
+    return Response(svg, media_type="image/svg+xml")

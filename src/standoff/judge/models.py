@@ -1,0 +1,181 @@
+"""The judge's tables (SQLAlchemy 2 typed ORM).
+
+The schema is made by the migrations in ``migrations/versions`` (a test checks
+that upgrading an empty database gives exactly these models), never by
+``create_all``: a deployed database only ever moves forward through them.
+
+Design points:
+
+* ``games.state`` is the engine's JSON of the game (position, options, outcome)
+  without history and without pending orders; ``games.turn`` counts processed
+  phases and is the game's version: every phase transition is a guarded
+  ``UPDATE``/row lock on (id, turn), so it happens once.
+* ``pending_orders`` has one row per (game, turn, power): a submission replaces
+  its power's row, processing reads and deletes the turn's rows in the same
+  transaction that advances ``turn``. A row can therefore never be written for
+  a turn that is already processed, nor be deleted without being adjudicated.
+* ``seats.ready_turn`` is the turn a power declared itself ready for, so the
+  flags of the previous phase lapse by themselves when ``turn`` moves on.
+* ``phases`` keeps every processed phase (position, all orders, results).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, ClassVar
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    Dialect,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    TypeDecorator,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Aware UTC datetimes in, aware UTC datetimes out, stored naive UTC on both
+    databases (SQLite has no time zones; one representation keeps them equal)."""
+
+    impl = DateTime
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given to the database")
+        return value.astimezone(UTC).replace(tzinfo=None)
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        return None if value is None else value.replace(tzinfo=UTC)
+
+
+class Base(DeclarativeBase):
+    type_annotation_map: ClassVar[dict[Any, Any]] = {datetime: UTCDateTime(), dict[str, Any]: JSON,
+                                                     list[Any]: JSON}
+
+
+class User(Base):
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    username: Mapped[str] = mapped_column(String(32))
+    #: the lower-cased username: names are unique regardless of case
+    username_key: Mapped[str] = mapped_column(String(32), unique=True)
+    email: Mapped[str | None] = mapped_column(String(254))
+    password_hash: Mapped[str] = mapped_column(String(255))
+    created_at: Mapped[datetime]
+
+
+class Token(Base):
+    """A bearer token (``kind='api'``) or a page session (``kind='session'``).
+    Only the SHA-256 of the secret is stored: a copy of the database gives no
+    way in."""
+
+    __tablename__ = "tokens"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    kind: Mapped[str] = mapped_column(String(10))
+    created_at: Mapped[datetime]
+    expires_at: Mapped[datetime | None]
+
+
+class LoginFailure(Base):
+    """One failed log-in, kept for the throttling window (shared by all processes)."""
+
+    __tablename__ = "login_failures"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    username_key: Mapped[str] = mapped_column(String(64), index=True)
+    ip: Mapped[str] = mapped_column(String(64), index=True)
+    at: Mapped[datetime] = mapped_column(index=True)
+
+
+class Game(Base):
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(100))
+    variant: Mapped[str] = mapped_column(String(40))
+    options: Mapped[dict[str, Any]]
+    press: Mapped[str] = mapped_column(String(10))
+    anonymous: Mapped[bool] = mapped_column(Boolean)
+    private: Mapped[bool] = mapped_column(Boolean)
+    #: the code a private game's players give when they take a seat
+    invite_code: Mapped[str | None] = mapped_column(String(64))
+    master_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    #: forming, active or finished
+    status: Mapped[str] = mapped_column(String(10), index=True)
+    #: processed phases so far: the game's version
+    turn: Mapped[int] = mapped_column(Integer)
+    phase: Mapped[str] = mapped_column(String(20))
+    #: the engine's game JSON, without history and pending orders
+    state: Mapped[dict[str, Any]]
+    #: powers with something to order in the current phase
+    to_order: Mapped[list[Any]]
+    #: seconds per phase type: {"movement", "retreat", "adjustment"}
+    deadlines: Mapped[dict[str, Any]]
+    deadline: Mapped[datetime | None] = mapped_column(index=True)
+    paused: Mapped[bool] = mapped_column(Boolean)
+    #: seconds left on the clock when paused
+    paused_remaining: Mapped[float | None] = mapped_column(Float)
+    #: process the current phase as soon as possible (all ready, or the master
+    #: forced it): kept in the row so a crash between the request and the
+    #: processing cannot lose the intent
+    process_requested: Mapped[bool] = mapped_column(Boolean)
+    outcome: Mapped[dict[str, Any] | None]
+    created_at: Mapped[datetime]
+    started_at: Mapped[datetime | None]
+    finished_at: Mapped[datetime | None]
+
+
+class Seat(Base):
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("game_id", "user_id", name="uq_seats_game_user"),)
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    power: Mapped[str] = mapped_column(String(40), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    #: the turn this power said it is ready for
+    ready_turn: Mapped[int | None] = mapped_column(Integer)
+    #: phases in which this power had something to do and sent nothing
+    nmr: Mapped[int] = mapped_column(Integer)
+    joined_at: Mapped[datetime]
+
+
+class PendingOrders(Base):
+    __tablename__ = "pending_orders"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    turn: Mapped[int] = mapped_column(Integer, primary_key=True)
+    power: Mapped[str] = mapped_column(String(40), primary_key=True)
+    #: canonical order texts
+    orders: Mapped[list[Any]]
+    submitted_at: Mapped[datetime]
+
+
+class PhaseRecord(Base):
+    __tablename__ = "phases"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    turn: Mapped[int] = mapped_column(Integer, primary_key=True)
+    phase: Mapped[str] = mapped_column(String(20))
+    position: Mapped[dict[str, Any]]
+    orders: Mapped[dict[str, Any]]
+    results: Mapped[list[Any]]
+    events: Mapped[list[Any]]
+    #: the phase's results report (``standoff.report``), when the engine has one
+    report: Mapped[dict[str, Any] | None]
+    processed_at: Mapped[datetime]

@@ -1,0 +1,123 @@
+"""Routes for a player's orders: read and replace them, the legal ones, "ready".
+
+A power's pending orders are reachable through these routes only, and only by
+the account that plays the power (the master included: a master who does not
+play has no orders to see). They become visible to all in the phase history
+once processed.
+
+A submission is checked against the phase's state outside any lock (the
+engine's check is the slow part), then stored in a short transaction that
+locks the game and confirms the phase is still the one checked: if it was
+processed meanwhile the answer is 409 and nothing is stored, so a 200 always
+means the orders are in the phase (see ``processing``).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends
+from sqlalchemy.orm import Session
+
+from . import engine
+from .auth import Caller, caller
+from .context import Judge, judge
+from .db import utcnow
+from .errors import ERROR_RESPONSES, conflict, forbidden, not_found
+from .games import get_game, require_active, seat_of, seats_of
+from .models import Game, PendingOrders, Seat
+from .processing import lock_game, request_processing
+from .schemas import OrdersIn, OrdersOut, ReadyIn, ReadyOut
+
+router = APIRouter(prefix="/api/v1", tags=["orders"], responses=ERROR_RESPONSES)
+
+JudgeDep = Annotated[Judge, Depends(judge)]
+CallerDep = Annotated[Caller, Depends(caller)]
+
+
+def _player(s: Session, game_id: int, who: Caller) -> tuple[Game, Seat]:
+    """The game and the caller's seat in it: 403 for anyone who plays no power."""
+    game = get_game(s, game_id)
+    seat = seat_of(seats_of(s, game_id), who.user_id)
+    if seat is None:
+        raise forbidden(f"you play no power in game {game_id}")
+    return game, seat
+
+
+def _processed(game_id: int, phase: str) -> Exception:
+    return conflict(f"phase already processed: {phase} of game {game_id} was adjudicated "
+                    "before your request landed; read the game and send orders for its "
+                    "new phase")
+
+
+@router.get("/games/{game_id}/orders", response_model=OrdersOut)
+def my_orders(game_id: int, who: CallerDep, j: JudgeDep) -> OrdersOut:
+    """The caller's own pending orders for the current phase (nobody else's, ever)."""
+    with j.db.read() as s:
+        game, seat = _player(s, game_id, who)
+        row = s.get(PendingOrders, (game_id, game.turn, seat.power))
+        orders = [str(o) for o in row.orders] if row is not None else []
+        return OrdersOut(power=seat.power, phase=game.phase, orders=orders)
+
+
+@router.put("/games/{game_id}/orders", response_model=OrdersOut)
+def submit_orders(game_id: int, body: OrdersIn, who: CallerDep, j: JudgeDep) -> OrdersOut:
+    """Replace the caller's orders for this phase, all or nothing: one order that
+    cannot be read (400 invalid) or that the rules forbid (422 illegal, with the
+    reason) refuses the whole batch and keeps the orders sent before."""
+    with j.db.read() as s:
+        game, seat = _player(s, game_id, who)
+        require_active(game)
+        state, turn, phase, power = game.state, game.turn, game.phase, seat.power
+    canonical = engine.check_orders(state, power, list(body.orders))
+    with j.db.write() as s:
+        locked = lock_game(s, game_id)
+        if locked is None:
+            raise not_found(f"there is no game {game_id}")
+        if locked.turn != turn:
+            raise _processed(game_id, phase)
+        require_active(locked)
+        row = s.get(PendingOrders, (game_id, turn, power))
+        if row is None:
+            s.add(PendingOrders(game_id=game_id, turn=turn, power=power, orders=canonical,
+                                submitted_at=utcnow()))
+        else:
+            row.orders = canonical
+            row.submitted_at = utcnow()
+    return OrdersOut(power=power, phase=phase, orders=canonical)
+
+
+@router.get("/games/{game_id}/legal", response_model=dict[str, list[str]])
+def legal_orders(game_id: int, who: CallerDep, j: JudgeDep) -> dict[str, list[str]]:
+    """Every legal order of the caller's power this phase, by location."""
+    with j.db.read() as s:
+        game, seat = _player(s, game_id, who)
+        require_active(game)
+        state, power = game.state, seat.power
+    return engine.legal(state, power)
+
+
+@router.post("/games/{game_id}/ready", response_model=ReadyOut)
+def set_ready(game_id: int, body: ReadyIn, who: CallerDep, j: JudgeDep) -> ReadyOut:
+    """Say the caller's power is (or is no longer) done with this phase. When every
+    power with something to do is ready, the phase is processed at once."""
+    with j.db.write() as s:
+        game = lock_game(s, game_id)
+        if game is None:
+            raise not_found(f"there is no game {game_id}")
+        seat = seat_of(seats_of(s, game_id), who.user_id)
+        if seat is None:
+            raise forbidden(f"you play no power in game {game_id}")
+        require_active(game)
+        seat.ready_turn = game.turn if body.ready else None
+        s.flush()
+        if body.ready and not game.process_requested:
+            seats = seats_of(s, game_id)
+            if all(p in seats and seats[p].ready_turn == game.turn for p in game.to_order):
+                game.process_requested = True
+        requested, turn, phase, power = game.process_requested, game.turn, game.phase, seat.power
+    processed = requested and request_processing(j, game_id, turn)
+    if processed:
+        with j.db.read() as s:
+            phase = get_game(s, game_id).phase
+    return ReadyOut(power=power, ready=body.ready, processed=processed, phase=phase)

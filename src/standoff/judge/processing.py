@@ -1,0 +1,173 @@
+"""Phase transitions, each exactly once: starting a game and processing a phase.
+
+Processing a phase is one database transaction that
+
+1. claims the game: locks its row (``SELECT ... FOR UPDATE`` on PostgreSQL; the
+   write lock taken by ``BEGIN IMMEDIATE`` on SQLite) and checks that its
+   ``turn`` (the count of processed phases, the game's version) is still the
+   one the caller meant to process, and that the game is active;
+2. adjudicates the turn's pending orders (rows keyed by game, turn and power)
+   through the engine;
+3. writes the phase record and the new state, ending with a guarded
+   ``UPDATE games ... WHERE id = ? AND turn = ?`` that must touch one row;
+4. deletes the turn's pending orders;
+
+and commits. Killed anywhere before the commit, the database rolls all of it
+back: the phase is still unprocessed with every order in place, and the next
+server to look (its scheduler, on start) processes it. Two processes that try
+at once are serialised by the lock, and the second finds ``turn`` moved on
+and does nothing. An order submission locks the same row and checks the same
+``turn``, so it either lands before the processing (and is adjudicated) or
+after it (and is refused with 409): never accepted and then lost.
+
+``STANDOFF_TEST_PROCESS_DELAY`` (seconds) is a test hook, read only here: the
+transaction sleeps that long after step 4, before committing, and says so on
+stderr, so the reliability tests can kill a server in the middle of
+processing. Never set it in production.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import time
+from datetime import datetime, timedelta
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.orm import Session
+
+from . import engine
+from .context import Judge
+from .db import utcnow
+from .models import Game, PendingOrders, PhaseRecord, Seat
+
+log = logging.getLogger("standoff.judge")
+
+TEST_DELAY_ENV = "STANDOFF_TEST_PROCESS_DELAY"
+
+
+def lock_game(s: Session, game_id: int, *, skip_locked: bool = False) -> Game | None:
+    """The game's row, locked for the rest of the transaction (None: no such game,
+    or with ``skip_locked`` another transaction holds it)."""
+    query = (select(Game).where(Game.id == game_id)
+             .with_for_update(skip_locked=skip_locked)
+             .execution_options(populate_existing=True))
+    return s.scalars(query).first()
+
+
+def clock_for(game: Game, kind: str, now: datetime) -> tuple[datetime | None, float | None]:
+    """(deadline, seconds left while paused) for a phase of ``kind`` starting now."""
+    seconds = float(game.deadlines.get(kind, 24 * 3600))
+    if game.paused:
+        return None, seconds
+    return now + timedelta(seconds=seconds), None
+
+
+def start_game(game: Game, now: datetime) -> None:
+    """Every power is seated: the first phase begins and its clock runs."""
+    phase, kind = engine.phase_of(game.state)
+    game.status = "active"
+    game.phase = phase
+    game.to_order = engine.powers_to_order(game.state)
+    game.started_at = now
+    game.deadline, game.paused_remaining = clock_for(game, kind, now)
+    game.process_requested = not game.to_order
+
+
+def process_phase(j: Judge, game_id: int, turn: int | None = None, *,
+                  wait: bool = True) -> bool:
+    """Process the game's current phase if it is still ``turn`` (any, if None).
+
+    Returns whether this call processed it. Phases in which nobody has anything
+    to do are processed at once after it, each in its own transaction.
+    ``wait=False`` (the scheduler) skips a game whose row another transaction
+    holds rather than queue behind it: that one is processing it or about to.
+    """
+    processed = _process_once(j, game_id, turn, wait)
+    if processed:
+        while _process_once(j, game_id, None, wait, only_if_requested=True):
+            pass
+    return processed
+
+
+def _process_once(j: Judge, game_id: int, turn: int | None, wait: bool,
+                  only_if_requested: bool = False) -> bool:
+    with j.db.write() as s:
+        game = lock_game(s, game_id, skip_locked=not wait)
+        if game is None or game.status != "active":
+            return False
+        if (turn is not None and game.turn != turn) or (only_if_requested
+                                                        and not game.process_requested):
+            return False
+        current = game.turn
+        rows = s.scalars(select(PendingOrders).where(PendingOrders.game_id == game_id,
+                                                     PendingOrders.turn == current)).all()
+        orders = {r.power: [str(o) for o in r.orders] for r in rows}
+        result = engine.process(game.state, orders)
+        now = utcnow()
+        rec = result.record
+        s.add(PhaseRecord(game_id=game_id, turn=current, phase=rec["phase"],
+                          position=rec["position"], orders=rec["orders"],
+                          results=rec["results"], events=rec["events"], report=result.report,
+                          processed_at=now))
+        missed = [p for p in game.to_order if not orders.get(p)]
+        if missed:
+            s.execute(update(Seat).where(Seat.game_id == game_id, Seat.power.in_(missed))
+                      .values(nmr=Seat.nmr + 1))
+        s.execute(delete(PendingOrders).where(PendingOrders.game_id == game_id,
+                                              PendingOrders.turn == current))
+        values: dict[str, object] = {
+            "turn": current + 1, "state": result.state, "phase": result.phase,
+            "to_order": result.to_order, "process_requested": False,
+        }
+        if result.outcome is not None:
+            values.update(status="finished", outcome=result.outcome, deadline=None,
+                          paused=False, paused_remaining=None, finished_at=now,
+                          to_order=[])
+        else:
+            deadline, remaining = clock_for(game, result.kind, now)
+            values.update(deadline=deadline, paused_remaining=remaining,
+                          process_requested=not result.to_order)
+        claimed = s.execute(update(Game).where(Game.id == game_id, Game.turn == current)
+                            .values(**values)).rowcount  # type: ignore[attr-defined]
+        if claimed != 1:  # cannot happen under the lock; refuse rather than double-process
+            raise RuntimeError(f"game {game_id} turn {current} was processed by another "
+                               "transaction")
+        _test_delay(game_id, current)
+    log.info("game %s: processed %s (turn %s)%s", game_id, rec["phase"], current,
+             f", game over: {result.outcome}" if result.outcome else "")
+    return True
+
+
+def _test_delay(game_id: int, turn: int) -> None:
+    raw = os.environ.get(TEST_DELAY_ENV, "")
+    if not raw:
+        return
+    seconds = float(raw)
+    print(f"standoff test hook: processing game {game_id} turn {turn}, holding the "
+          f"transaction {seconds:g}s", file=sys.stderr, flush=True)
+    time.sleep(seconds)
+
+
+def request_processing(j: Judge, game_id: int, turn: int) -> bool:
+    """Process now a phase already marked ``process_requested`` (all ready, or the
+    master forced it); the mark is committed first, so if this process dies the
+    scheduler of any server finishes the job."""
+    done = process_phase(j, game_id, turn)
+    j.wake()
+    return done
+
+
+def due_games(j: Judge, limit: int = 50) -> list[tuple[int, int]]:
+    """(game id, turn) of active games whose phase is due: deadline passed and not
+    paused, or processing requested."""
+    now = utcnow()
+    with j.db.read() as s:
+        rows = s.execute(
+            select(Game.id, Game.turn).where(
+                Game.status == "active",
+                ((Game.deadline <= now) & Game.paused.is_(False))
+                | Game.process_requested.is_(True))
+            .order_by(Game.deadline).limit(limit)).all()
+    return [(r[0], r[1]) for r in rows]

@@ -1,0 +1,69 @@
+"""The clock: a background thread in every server process that processes due phases.
+
+Every ``poll_interval`` seconds (or at once when woken) it asks the database
+for active games whose deadline has passed (and are not paused) or whose
+processing was requested (all ready, master's "process"), and processes each
+through :func:`processing.process_phase`, which makes that happen exactly once
+however many processes look. Its first look is at start, so phases whose
+deadline passed while no server ran are processed as soon as one starts.
+
+A thread rather than an asyncio task: processing is synchronous database and
+engine work, and a thread keeps it off the event loop that serves requests.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+from .context import Judge
+from .processing import due_games, process_phase
+
+log = logging.getLogger("standoff.judge")
+
+
+class Scheduler:
+    def __init__(self, judge: Judge) -> None:
+        self.judge = judge
+        self._stop = threading.Event()
+        self._wake = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        if self._thread is not None:
+            return
+        self._thread = threading.Thread(target=self._run, name="standoff-scheduler", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 30.0) -> None:
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    def tick(self) -> int:
+        """Process what is due now; the number of phases this process processed."""
+        done = 0
+        for game_id, turn in due_games(self.judge):
+            if self._stop.is_set():
+                break
+            try:
+                done += process_phase(self.judge, game_id, turn, wait=False)
+            except Exception:
+                log.exception("processing game %s turn %s failed; will retry", game_id, turn)
+        return done
+
+    def _run(self) -> None:
+        interval = self.judge.settings.poll_interval
+        while not self._stop.is_set():
+            try:
+                while self.tick() and not self._stop.is_set():
+                    pass  # more may have fallen due meanwhile
+            except Exception:  # the database is away, say: keep the clock running
+                log.exception("the scheduler's look for due phases failed; retrying")
+            self._wake.wait(interval)
+            self._wake.clear()

@@ -1,0 +1,176 @@
+"""The API's bodies, in and out (pydantic), as the spec names them.
+
+Requests are strict: unknown fields are refused (``extra="forbid"``) and types
+are not coerced (``"true"`` is not a boolean, ``"5"`` not a number), so a client's
+mistake is a 400 with the field named instead of a guess. Responses are
+models too, so ``/openapi.json`` describes every answer.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+MAX_SECONDS = 30 * 24 * 3600
+
+Username = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{2,31}$")]
+Password = Annotated[str, StringConstraints(min_length=8, max_length=256)]
+OrderText = Annotated[str, StringConstraints(max_length=200)]
+Seconds = Annotated[int, Field(ge=1, le=MAX_SECONDS)]
+
+
+class Request(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class AccountIn(Request):
+    username: Username = Field(description="3 to 32 letters, digits, '_', '.' or '-'")
+    password: Password
+    email: Annotated[str, StringConstraints(max_length=254, pattern=r"^[^@\s]+@[^@\s]+$")] | None \
+        = None
+
+
+class CredentialsIn(Request):
+    username: Annotated[str, StringConstraints(max_length=64)]
+    password: Annotated[str, StringConstraints(max_length=256)]
+
+
+class DeadlinesIn(Request):
+    movement: Seconds | None = None
+    retreat: Seconds | None = None
+    adjustment: Seconds | None = None
+
+
+class GameIn(Request):
+    variant: Annotated[str, StringConstraints(min_length=1, max_length=40)]
+    name: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
+    options: dict[str, Any] | None = Field(default=None, description="rule options "
+                                           "(GET /api/v1/options lists them)")
+    deadlines: DeadlinesIn | None = Field(default=None, description="seconds per phase type")
+    press: Literal["full", "public", "none"] = "full"
+    anonymous: bool = False
+    private: bool = Field(default=False, description="invite-only: players give the "
+                                                     "game's invite code to take a seat")
+
+
+class SeatIn(Request):
+    power: Annotated[str, StringConstraints(max_length=40)] | None = None
+    invite: Annotated[str, StringConstraints(max_length=64)] | None = None
+
+
+class OrdersIn(Request):
+    orders: Annotated[list[OrderText], Field(max_length=500)]
+
+
+class ReadyIn(Request):
+    ready: bool
+
+
+class ExtendIn(Request):
+    seconds: Seconds
+
+
+class AccountOut(BaseModel):
+    id: int
+    username: str
+
+
+class TokenOut(BaseModel):
+    token: str
+
+
+class SessionOut(BaseModel):
+    username: str
+    csrf_token: str = Field(description="send it as X-CSRF-Token with every change")
+
+
+class VariantOut(BaseModel):
+    name: str
+    title: str
+    powers: list[str]
+    description: str
+
+
+class OptionOut(BaseModel):
+    name: str
+    values: list[str]
+    default: str
+    datc: str
+    description: str
+
+
+class PowerOut(BaseModel):
+    player: str | None = Field(description="hidden (null) in anonymous games")
+    submitted: bool
+    ready: bool
+    nmr: int = Field(description="phases in which it had orders to give and gave none")
+    to_order: bool = Field(description="has something to order this phase")
+
+
+class GameSummaryOut(BaseModel):
+    id: int
+    name: str
+    variant: str
+    status: Literal["forming", "active", "finished"]
+    phase: str
+    deadline: datetime | None
+    press: str
+    anonymous: bool
+    private: bool
+    seats_taken: int
+    seats: int
+    your_power: str | None
+    master: bool
+
+
+class GameOut(BaseModel):
+    id: int
+    name: str
+    variant: str
+    status: Literal["forming", "active", "finished"]
+    phase: str
+    deadline: datetime | None
+    position: dict[str, Any]
+    powers: dict[str, PowerOut]
+    outcome: dict[str, Any] | None
+    options: dict[str, str]
+    deadlines: dict[str, int]
+    press: str
+    anonymous: bool
+    private: bool
+    paused: bool
+    remaining: float | None = Field(description="seconds on the clock while paused")
+    turn: int
+    master: str | None = Field(description="the master's name (hidden in anonymous games)")
+    your_power: str | None
+    invite: str | None = Field(default=None, description="the invite code (master only)")
+    created_at: datetime
+
+
+class SeatOut(BaseModel):
+    power: str
+
+
+class OrdersOut(BaseModel):
+    power: str
+    phase: str
+    orders: list[str]
+
+
+class ReadyOut(BaseModel):
+    power: str
+    ready: bool
+    processed: bool = Field(description="the phase was processed by this call")
+    phase: str
+
+
+class PhaseOut(BaseModel):
+    phase: str
+    position: dict[str, Any]
+    orders: dict[str, list[str]]
+    results: list[dict[str, Any]]
+    events: list[str]
+    report: dict[str, Any] | None = None
+    processed_at: datetime

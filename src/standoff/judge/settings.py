@@ -1,0 +1,116 @@
+"""The judge's settings: one frozen value built from the command line and the environment.
+
+Everything a deployment may tune is here, so the app factory, the scheduler and
+the tests share one description of it; ``Settings.from_env()`` is how worker
+processes started by uvicorn (``--workers N``) get the parent's configuration,
+since they receive nothing but the environment.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+#: what ``standoff serve`` uses when given no database: a file in the current directory,
+#: created on first start
+DEFAULT_DATABASE_URL = "sqlite:///standoff.db"
+
+#: default seconds per phase type when a game gives none
+DEFAULT_DEADLINES: dict[str, int] = {"movement": 48 * 3600, "retreat": 24 * 3600,
+                                     "adjustment": 24 * 3600}
+
+
+def normalise_database_url(url: str) -> str:
+    """Accept the usual spellings of a PostgreSQL URL and pick psycopg 3 as the driver."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+@dataclass(frozen=True)
+class Settings:
+    database_url: str = DEFAULT_DATABASE_URL
+    host: str = "127.0.0.1"
+    port: int = 8000
+    workers: int = 1
+    #: seconds between the scheduler's looks for due phases
+    poll_interval: float = 1.0
+    #: run the scheduler in this process (tests of the API alone may turn it off)
+    scheduler: bool = True
+    #: request bodies above this many bytes are refused with 413 too_large
+    max_body_bytes: int = 64 * 1024
+    #: argon2id cost; the defaults are argon2-cffi's (RFC 9106 low-memory profile).
+    #: Tests lower them: a password hash then takes a millisecond, not a tenth of a second.
+    argon2_time_cost: int = 3
+    argon2_memory_kib: int = 65536
+    argon2_parallelism: int = 4
+    #: log-in throttling: this many failures within the window, per username and
+    #: per client address, answer 429 until the window has moved on
+    login_max_failures: int = 10
+    login_window_seconds: int = 300
+    #: how long a page session (cookie) lasts; bearer tokens last until revoked
+    session_seconds: int = 14 * 24 * 3600
+    #: mark cookies Secure (set when the judge is served over HTTPS)
+    secure_cookies: bool = False
+    #: default seconds per phase type
+    default_deadlines: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_DEADLINES))
+    #: SQLAlchemy pool size per process (PostgreSQL)
+    pool_size: int = 10
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "database_url", normalise_database_url(self.database_url))
+
+    def with_(self, **changes: Any) -> Settings:
+        return replace(self, **changes)
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.database_url.startswith("sqlite")
+
+    def to_env(self) -> dict[str, str]:
+        """The environment that makes :meth:`from_env` rebuild these settings."""
+        out: dict[str, str] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "default_deadlines":
+                text = ",".join(f"{k}={v}" for k, v in value.items())
+            elif isinstance(value, bool):
+                text = "1" if value else "0"
+            else:
+                text = str(value)
+            out[_env_name(f.name)] = text
+        return out
+
+    @classmethod
+    def from_env(cls, environ: dict[str, str] | None = None, **overrides: Any) -> Settings:
+        """Settings from ``STANDOFF_*`` variables (``STANDOFF_DATABASE_URL``, ...)."""
+        env = dict(os.environ if environ is None else environ)
+        values: dict[str, Any] = {}
+        defaults = cls()
+        for f in fields(cls):
+            raw = env.get(_env_name(f.name))
+            if raw is None or raw == "":
+                continue
+            default = getattr(defaults, f.name)
+            if f.name == "default_deadlines":
+                parsed = dict(default)
+                for item in raw.split(","):
+                    key, _, secs = item.partition("=")
+                    parsed[key.strip()] = int(secs)
+                values[f.name] = parsed
+            elif isinstance(default, bool):
+                values[f.name] = raw.strip().lower() in ("1", "true", "yes", "on")
+            elif isinstance(default, int):
+                values[f.name] = int(raw)
+            elif isinstance(default, float):
+                values[f.name] = float(raw)
+            else:
+                values[f.name] = raw
+        values.update(overrides)
+        return cls(**values)
+
+
+def _env_name(name: str) -> str:
+    return "STANDOFF_" + name.upper()
