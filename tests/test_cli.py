@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -121,6 +122,77 @@ def test_bad_orders_rejected_and_game_untouched(game: Path, order: str, code: in
     assert game.read_bytes() == before
 
 
+def test_orders_file_in_json_for_that_power(game: Path, tmp_path: Path) -> None:
+    """The JSON orders file the README documents (and adjudicate reads)."""
+    mine = tmp_path / "france.json"
+    mine.write_text('{"France": ["A PAR - BUR", "A MAR - SPA"]}', encoding="utf-8")
+    result = run("orders", str(game), "france", "-f", str(mine))
+    assert result.exit_code == 0, err(result)
+    assert sorted(str(o) for o in storage.load(game).pending()["france"]) == [
+        "A MAR - SPA", "A PAR - BUR"]
+
+
+def test_orders_file_in_json_naming_another_power_refused(game: Path, tmp_path: Path) -> None:
+    both = tmp_path / "both.json"
+    both.write_text('{"france": ["A PAR - BUR"], "germany": ["A MUN - RUH"]}',
+                    encoding="utf-8")
+    before = game.read_bytes()
+    result = run("orders", str(game), "france", "-f", str(both))
+    assert result.exit_code == 2
+    assert err(result) == (f"error: {both} gives orders for germany: this command submits "
+                           "France's only (send each power's orders with its own command)\n")
+    assert game.read_bytes() == before
+
+
+@pytest.mark.parametrize(("orders", "code", "message"), [
+    (["Germany: A MAR - GAS"], 3, "it is labelled Germany, but it is submitted for France"),
+    (["A PAR - BUR", "German A MAR - GAS"], 3, "labelled German"),
+    (["A PAR - BUR", "A MAR - SPA", "A par - pic"], 3,
+     "a second order for PAR in one submission (the first: A PAR - BUR)"),
+])
+def test_orders_that_would_fail_later_are_refused_now(game: Path, orders: list[str], code: int,
+                                                      message: str) -> None:
+    before = game.read_bytes()
+    result = run("orders", str(game), "france", *orders)
+    assert result.exit_code == code and message in err(result)
+    assert game.read_bytes() == before
+
+
+def test_an_order_labelled_with_its_own_power_is_fine(game: Path) -> None:
+    result = run("orders", str(game), "france", "France: A PAR - BUR", "French A MAR - SPA")
+    assert result.exit_code == 0
+    assert result.stdout == "accepted: A PAR - BUR\naccepted: A MAR - SPA\n"
+
+
+def test_a_huge_bad_order_is_quoted_short(game: Path, tmp_path: Path) -> None:
+    """A megabyte of junk gives one short line, not the megabyte echoed twice."""
+    junk = tmp_path / "junk.txt"
+    junk.write_text("A PAR - " + "x" * 1_000_000 + "\n", encoding="utf-8")
+    result = run("orders", str(game), "france", "-f", str(junk))
+    assert result.exit_code == 2
+    line = err(result)
+    assert line.count("\n") == 1 and len(line) < 300
+    assert "\u2026 (1000008 characters)" in line and "\u2026 (1000000 characters)" in line
+
+
+def test_orders_wait_for_a_game_being_changed(game: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another process holding the game: wait, and if it never lets go, say so (exit 5)."""
+    import fcntl
+
+    monkeypatch.setattr(storage, "LOCK_TIMEOUT", 0.1)
+    before = game.read_bytes()
+    fd = os.open(game, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        result = run("orders", str(game), "france", "A PAR - BUR")
+    finally:
+        os.close(fd)
+    assert result.exit_code == 5 and "being changed by another process" in err(result)
+    assert game.read_bytes() == before
+    assert run("orders", str(game), "france", "A PAR - BUR").exit_code == 0
+
+
 def test_no_orders_given_is_a_state_error(game: Path) -> None:
     assert run("orders", str(game), "france").exit_code == 5
 
@@ -136,6 +208,14 @@ def test_draw_then_game_over(game: Path) -> None:
         result = run(*args)
         assert result.exit_code == 5
         assert "over" in err(result)
+    assert game.read_bytes() == before
+
+
+def test_draw_of_one_power_refused(game: Path) -> None:
+    before = game.read_bytes()
+    result = run("draw", str(game), "France")
+    assert result.exit_code == 5
+    assert "a draw needs at least two surviving powers" in err(result)
     assert game.read_bytes() == before
 
 

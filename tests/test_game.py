@@ -115,6 +115,30 @@ def test_submission_is_all_or_nothing(bad: str, error: type[Exception]) -> None:
     assert pending_text(g) == before
 
 
+def test_an_order_labelled_with_another_power_refused() -> None:
+    """The parser reads past a power label; submit must not let a German order
+    typed into France's batch move a French unit."""
+    g = Game.new()
+    for text in ("Germany: A MAR - GAS", "german A MAR - GAS", "Germany's A MAR - GAS"):
+        with pytest.raises(IllegalOrderError, match=r"labelled .*submitted for France"):
+            g.submit("france", [text])
+    assert g.pending() == {}
+    g.submit("france", ["France: A MAR - GAS", "French A PAR - BUR", "F BRE - MAO"])
+    assert sorted(pending_text(g)["france"]) == ["A MAR - GAS", "A PAR - BUR", "F BRE - MAO"]
+
+
+def test_long_order_text_is_quoted_short_in_errors() -> None:
+    text = "A PAR - " + "x" * 5000
+    with pytest.raises(InvalidOrderError) as info:
+        Game.new().submit("france", [text])
+    message = str(info.value)
+    assert len(message) < 300 and "(5008 characters)" in message
+    assert info.value.text == text  # the data keeps it whole
+    assert str(IllegalOrderError("y" * 61, "why")) == (
+        f"illegal order {'y' * 60!r}\u2026 (61 characters): why")
+    assert str(IllegalOrderError("y" * 60, "why")) == f"illegal order {'y' * 60!r}: why"
+
+
 def test_unknown_power_refused() -> None:
     g = Game.new()
     with pytest.raises(StandoffError):
@@ -379,6 +403,18 @@ def test_declare_draw_named_powers_and_eliminated_refused() -> None:
     assert g.declare_draw() == ("england", "france", "germany", "russia")
     g = game_at(text)
     assert g.declare_draw(["germany", "French"]) == ("france", "germany")
+
+
+def test_a_draw_needs_two_surviving_powers() -> None:
+    g = game_at("standard | S1905M | france: A PAR; germany: A MUN | "
+                "france: PAR; germany: MUN | - | -")
+    with pytest.raises(GameStateError, match="at least two surviving powers"):
+        g.declare_draw(["France"])
+    alone = game_at("standard | S1905M | france: A PAR | france: PAR | - | -")
+    with pytest.raises(GameStateError, match="at least two"):
+        alone.declare_draw()
+    assert not g.is_over and not alone.is_over
+    assert g.declare_draw() == ("france", "germany")
 
 
 # -- history -------------------------------------------------------------------------------------

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import hashlib
 import json
 import os
 import random
+import stat
+import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,6 +19,7 @@ import pytest
 
 from standoff import CorruptGameError, Options, storage
 from standoff.adjustments import adjustment_counts
+from standoff.errors import GameStateError
 from standoff.game import Game
 from standoff.legal import legal_orders, random_orders
 from standoff.phase import PhaseKind
@@ -292,3 +297,209 @@ def test_failed_save_keeps_old_file_and_leaves_no_temp(tmp_path: Path,
         storage.save(played_game(seed=1, phases=2), path)
     assert path.read_bytes() == before
     assert os.listdir(tmp_path) == ["g.json"]
+
+
+# -- version 1 files written before -------------------------------------------------------------
+
+#: written by the storage module of the release before locking and variant files
+#: (commit 715be81): Spring 1901 played, England's order pending for the Fall
+V1_FILE = (
+    '{"format":"standoff-game","version":1,"checksum":"sha256:041ef5220e7871a0e1339972f31e27c'
+    '4001548d80404dd4167b9c97de3d4a13a","game":{"variant":"standard","options":{},"history":['
+    '{"position":{"variant":"standard","phase":"S1901M","units":{"austria":["A BUD","A VIE","'
+    'F TRI"],"england":["A LVP","F EDI","F LON"],"france":["A MAR","A PAR","F BRE"],"germany"'
+    ':["A BER","A MUN","F KIE"],"italy":["A ROM","A VEN","F NAP"],"russia":["A MOS","A WAR","'
+    'F SEV","F STP/SC"],"turkey":["A CON","A SMY","F ANK"]},"centres":{"austria":["BUD","TRI"'
+    ',"VIE"],"england":["EDI","LON","LVP"],"france":["BRE","MAR","PAR"],"germany":["BER","KIE'
+    '","MUN"],"italy":["NAP","ROM","VEN"],"russia":["MOS","SEV","STP","WAR"],"turkey":["ANK",'
+    '"CON","SMY"]}},"orders":{"france":["A PAR - BUR","F BRE - MAO"],"germany":["A MUN - BUR"'
+    ']},"results":[{"power":"france","order":"A PAR - BUR","success":false,"reason":"bounced"'
+    ',"by":["MUN"]},{"power":"france","order":"F BRE - MAO","success":true},{"power":"germany'
+    '","order":"A MUN - BUR","success":false,"reason":"bounced","by":["PAR"]}]}],"position":{'
+    '"variant":"standard","phase":"F1901M","units":{"austria":["A BUD","A VIE","F TRI"],"engl'
+    'and":["A LVP","F EDI","F LON"],"france":["A MAR","A PAR","F MAO"],"germany":["A BER","A '
+    'MUN","F KIE"],"italy":["A ROM","A VEN","F NAP"],"russia":["A MOS","A WAR","F SEV","F STP'
+    '/SC"],"turkey":["A CON","A SMY","F ANK"]},"centres":{"austria":["BUD","TRI","VIE"],"engl'
+    'and":["EDI","LON","LVP"],"france":["BRE","MAR","PAR"],"germany":["BER","KIE","MUN"],"ita'
+    'ly":["NAP","ROM","VEN"],"russia":["MOS","SEV","STP","WAR"],"turkey":["ANK","CON","SMY"]}'
+    '},"orders":{"england":["F LON - NTH"]},"outcome":null}}'
+)
+
+
+def test_version_1_file_from_an_earlier_release_loads_and_edits(tmp_path: Path) -> None:
+    path = tmp_path / "old.json"
+    path.write_text(V1_FILE, encoding="utf-8")
+    g = storage.load(path)
+    assert g.phase_name == "F1901M" and len(g.history) == 1
+    assert {p: [str(o) for o in os_] for p, os_ in g.pending().items()} == {
+        "england": ["F LON - NTH"]}
+    with storage.editing(path) as game:
+        game.submit("france", ["A PAR H"])
+    again = storage.load(path)
+    assert sorted(again.pending()) == ["england", "france"]
+    assert json.loads(path.read_text(encoding="utf-8"))["version"] == 1
+
+
+def test_old_save_with_more_builds_pending_than_allowed_still_loads() -> None:
+    """Submission now refuses extra builds; a file saved before, holding them, loads
+    (processing cuts them, DATC 4.D.4, as it always did)."""
+    from standoff.position import Position
+
+    g = Game.new()
+    g.position = Position.from_text("standard | W1901A | france: A SPA, F POR, A BEL | "
+                                    "france: BRE MAR PAR POR SPA | - | -")
+    doc = json.loads(storage.dumps(g))
+    doc["game"]["orders"] = {"france": ["BUILD A PAR", "BUILD F BRE", "BUILD A MAR"]}
+    loaded = storage.loads(_resign(doc))
+    assert len(loaded.pending()["france"]) == 3
+    loaded.process()
+    assert len(loaded.position.units) == 5
+
+
+# -- where and how a save writes ------------------------------------------------------------------
+
+
+def test_save_through_a_symlink_keeps_the_link_and_the_mode(tmp_path: Path) -> None:
+    real_dir, link_dir = tmp_path / "real", tmp_path / "links"
+    real_dir.mkdir()
+    link_dir.mkdir()
+    real, link = real_dir / "g.json", link_dir / "g.json"
+    storage.save(Game.new(), real)
+    real.chmod(0o640)
+    link.symlink_to(real)
+    with storage.editing(link) as g:
+        g.submit("france", ["A PAR - BUR"])
+    assert link.is_symlink() and link.resolve() == real
+    assert stat.S_IMODE(real.stat().st_mode) == 0o640
+    assert "france" in storage.load(real).pending()
+    assert os.listdir(real_dir) == ["g.json"] and os.listdir(link_dir) == ["g.json"]
+
+
+def test_a_new_file_gets_the_umask_mode_not_0600(tmp_path: Path) -> None:
+    old = os.umask(0o022)
+    try:
+        storage.create(Game.new(), tmp_path / "g.json")
+        storage.save(Game.new(), tmp_path / "h.json")
+    finally:
+        os.umask(old)
+    for name in ("g.json", "h.json"):
+        assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o644
+
+
+def test_create_refuses_an_existing_file_unless_overwriting(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    storage.create(Game.new(), path)
+    before = path.read_bytes()
+    with pytest.raises(GameStateError, match="exists"):
+        storage.create(played_game(seed=1, phases=2), path)
+    assert path.read_bytes() == before
+    storage.create(played_game(seed=1, phases=2), path, overwrite=True)
+    assert len(storage.load(path).history) == 2
+    assert os.listdir(tmp_path) == ["g.json"]
+
+
+# -- changing a game under the lock ---------------------------------------------------------------
+
+
+def test_editing_saves_on_success_only_and_leaves_nothing_beside(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    storage.save(Game.new(), path)
+    with storage.editing(path) as g:
+        g.submit("france", ["A PAR - BUR"])
+    before = path.read_bytes()
+    with pytest.raises(RuntimeError), storage.editing(path) as g:
+        g.submit("germany", ["A MUN - RUH"])
+        raise RuntimeError("the command failed after changing the game")
+    assert path.read_bytes() == before
+    assert list(storage.load(path).pending()) == ["france"]
+    assert os.listdir(tmp_path) == ["g.json"]  # no lock file, no temp file
+
+
+def test_editing_a_missing_game(tmp_path: Path) -> None:
+    with pytest.raises(CorruptGameError, match="no saved game"), \
+            storage.editing(tmp_path / "none.json"):
+        pass
+
+
+def test_editing_waits_for_the_lock_then_gives_up(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "g.json"
+    storage.save(Game.new(), path)
+    before = path.read_bytes()
+    monkeypatch.setattr(storage, "LOCK_TIMEOUT", 0.2)
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # another process, changing the game
+        started = time.monotonic()
+        with pytest.raises(GameStateError, match="being changed by another process"), \
+                storage.editing(path) as g:
+            g.submit("france", ["A PAR - BUR"])
+        assert time.monotonic() - started >= 0.2
+    finally:
+        os.close(fd)
+    assert path.read_bytes() == before
+
+
+def test_a_waiting_change_rereads_the_game_the_other_saved(tmp_path: Path) -> None:
+    """A change that waited for another works on the game the other saved."""
+    path = tmp_path / "g.json"
+    storage.save(Game.new(), path)
+    inside, release = threading.Event(), threading.Event()
+    errors: list[BaseException] = []
+
+    def first() -> None:
+        try:
+            with storage.editing(path) as g:
+                g.submit("france", ["A PAR - BUR"])
+                inside.set()
+                release.wait(5)
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    def second() -> None:
+        try:
+            with storage.editing(path) as g:
+                g.submit("germany", ["A MUN - RUH"])
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    a = threading.Thread(target=first)
+    a.start()
+    assert inside.wait(5)
+    b = threading.Thread(target=second)
+    b.start()
+    time.sleep(0.1)  # the second is now waiting for the lock
+    assert b.is_alive()
+    release.set()
+    a.join(5)
+    b.join(5)
+    assert not errors
+    assert sorted(storage.load(path).pending()) == ["france", "germany"]
+
+
+def test_a_lock_won_on_a_replaced_file_is_not_taken_for_the_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Between opening the file and getting its lock, another change may replace
+    the file: the lock won is then the old file's and guards nothing. The
+    waiter must notice and lock the file now at the path, or a third change
+    could run beside it."""
+    path = tmp_path / "g.json"
+    storage.save(Game.new(), path)
+    monkeypatch.setattr(storage, "LOCK_TIMEOUT", 0.1)
+    real_flock = fcntl.flock
+    replaced = False
+
+    def flock(fd: int, operation: int) -> None:
+        nonlocal replaced
+        if not replaced:  # the first lock taken: someone else's change gets in first
+            replaced = True
+            with storage.editing(path) as other:
+                other.submit("france", ["A PAR - BUR"])
+        real_flock(fd, operation)
+
+    monkeypatch.setattr(storage.fcntl, "flock", flock)
+    with storage.editing(path) as g:
+        with pytest.raises(GameStateError), storage.editing(path):
+            pass  # a third change must wait for this one
+        g.submit("germany", ["A MUN - RUH"])
+    assert sorted(storage.load(path).pending()) == ["france", "germany"]
