@@ -109,7 +109,7 @@ def _lookup(db_session: Session, secret: str, kind: str) -> tuple[Token, User] |
     ).first()
     if row is None:
         return None
-    token, user = row.tuple()
+    token, user = row
     if token.expires_at is not None and token.expires_at <= utcnow():
         return None
     return token, user

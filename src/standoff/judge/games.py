@@ -87,8 +87,8 @@ def require_active(game: Game) -> None:
 
 def game_out(s: Session, game: Game, who: Caller) -> GameOut:
     seats = seats_of(s, game.id)
-    names = dict(s.execute(select(User.id, User.username).where(
-        User.id.in_([seat.user_id for seat in seats.values()] + [game.master_id]))).tuples().all())
+    names = {uid: name for uid, name in s.execute(select(User.id, User.username).where(
+        User.id.in_([seat.user_id for seat in seats.values()] + [game.master_id])))}
     submitted = set(s.scalars(select(PendingOrders.power).where(
         PendingOrders.game_id == game.id, PendingOrders.turn == game.turn)))
     mine = seat_of(seats, who.user_id)
@@ -183,12 +183,13 @@ def list_games(who: MaybeCaller, j: JudgeDep,
             query = query.where(Game.status == status)
         games = list(s.scalars(query.order_by(Game.id.desc()).limit(500)))
         ids = [g.id for g in games]
-        taken = dict(s.execute(select(Seat.game_id, func.count()).where(Seat.game_id.in_(ids))
-                               .group_by(Seat.game_id)).tuples().all())
+        taken = {gid: n for gid, n in s.execute(
+            select(Seat.game_id, func.count()).where(Seat.game_id.in_(ids))
+            .group_by(Seat.game_id))}
         mine: dict[int, str] = {}
         if who is not None:
-            mine = dict(s.execute(select(Seat.game_id, Seat.power).where(
-                Seat.game_id.in_(ids), Seat.user_id == who.user_id)).tuples().all())
+            mine = {gid: power for gid, power in s.execute(select(Seat.game_id, Seat.power).where(
+                Seat.game_id.in_(ids), Seat.user_id == who.user_id))}
     return [GameSummaryOut(
         id=g.id, name=g.name, variant=g.variant, status=_status(g.status), phase=g.phase,
         deadline=g.deadline, press=g.press, anonymous=g.anonymous, private=g.private,
