@@ -151,8 +151,11 @@ def check_movement_order(
         if not army_can_reach(board, position, unit.location, dest):
             raise _illegal(order, f"{unit} cannot reach {dest.upper()}, not even by convoy"
                                   f"{_level_note(board, unit.location, dest)}")
-        if order.via_convoy and not convoy_possible(board, position, src_prov, dest):
-            # like DATC 6.D.32: no fleets could convoy it, so the order is ignored
+        if order.via_convoy and not convoy_possible(board, position, src_prov, dest) and not (
+                options.adjacent_convoy == "2000" and dest in board.army_links.get(src_prov, ())):
+            # like DATC 6.D.32: no fleets could convoy it, so the order is ignored; but
+            # under the 2000 rule an adjacent army with no convoy goes over land (DATC 2.x
+            # 6.G.8), fleets on the board or not
             raise _illegal(order, f"no fleets could convoy {unit} to {dest.upper()}")
         if same_unit and dest == order.dest:
             return order
