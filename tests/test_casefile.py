@@ -365,11 +365,15 @@ def test_failed_move_into_occupied_or_entered_province_is_no_standoff() -> None:
     assert position.contested == frozenset()
 
 
-def test_bad_results_verdict_is_the_case_error() -> None:
-    case = _retreat_case(["MAYBE: England: F hel-kie"])
+@pytest.mark.parametrize("line, reason", [
+    ("MAYBE: England: F hel-kie", "expected 'SUCCESS: ...' or 'FAILURE: ...'"),
+    ("FAILURE", "unknown power ''"),
+    ("SUCCESS: England:", "empty order"),
+], ids=["verdict", "nothing_after_verdict", "no_order"])
+def test_bad_results_line_is_the_case_error(line: str, reason: str) -> None:
     with pytest.raises(CaseFileError) as info:
-        build_position(case)
-    assert info.value.line == 5 and "SUCCESS" in info.value.reason
+        build_position(_retreat_case([line]))
+    assert info.value.line == 5 and reason in info.value.reason
 
 
 # -- broken files lose only the broken case -----------------------------------------------
@@ -463,9 +467,9 @@ def test_fuzzed_files_give_clean_reports(tmp_path: Path) -> None:
     case file: every outcome is a clean pass/FAIL/ERROR line, never a crash."""
     source = (CASE_DIR / "datc" / "6H.txt").read_bytes()
     rnd = random.Random(12)
-    for i in range(60):
+    for i in range(100):
         lines = source.split(b"\n")
-        op = i % 4
+        op = i % 5
         if op == 0:
             for _ in range(rnd.randrange(1, 15)):
                 del lines[rnd.randrange(len(lines))]
@@ -476,9 +480,16 @@ def test_fuzzed_files_give_clean_reports(tmp_path: Path) -> None:
             for _ in range(rnd.randrange(1, 8)):
                 lines.insert(rnd.randrange(len(lines)), rnd.choice(lines))
             data = b"\n".join(lines)
-        else:
+        elif op == 3:
             at = rnd.randrange(len(source))
             data = source[:at] + bytes([rnd.randrange(0x80, 0x100)]) + source[at:]
+        else:  # characters that mean something in the format, anywhere
+            for _ in range(rnd.randrange(1, 10)):
+                at = rnd.randrange(len(lines))
+                cut = rnd.randrange(len(lines[at]) + 1)
+                char = bytes([rnd.choice(b":-/ #\tAFSx")])
+                lines[at] = lines[at][:cut] + char + lines[at][cut + rnd.randrange(2):]
+            data = b"\n".join(lines)
         path = tmp_path / f"fuzz{i}.txt"
         path.write_bytes(data)
         report = run_files([str(path)])

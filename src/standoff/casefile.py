@@ -69,12 +69,16 @@ _KEYWORDS = _SECTIONS | {"VARIANT_ALL", "CASE", "END", "PRESTATE_SETPHASE", "VAR
 #: otherwise is no keyword (the reading loop's shortcut)
 _STARTS = frozenset("".join(c) for k in _KEYWORDS
                     for c in itertools.product(*((ch.lower(), ch.upper()) for ch in k[:3])))
-#: longest line read; longer ones are an error (a file with no newlines stays bounded)
+#: a line still unended after this many characters (at the end of a block read) is
+#: an error and not kept: a file with no newlines is read in bounded memory too
 LINE_LIMIT = 1 << 16
 
 
 @dataclass
 class Case:
+    """One case as read: its lines by section (with their line numbers, for errors),
+    read into positions only when it runs, so reading a file stays cheap."""
+
     id: str
     path: str
     line: int
@@ -104,19 +108,11 @@ def iter_cases(path: str) -> Iterator[Case | CaseFileError]:
     try:
         # surrogateescape: a stray byte becomes one marked character, so the line
         # it is on can be blamed instead of the whole file
-        fh = open(path, encoding="utf-8", errors="surrogateescape")  # noqa: SIM115
-    except (OSError, ValueError) as exc:
-        yield CaseFileError(path, 0, f"cannot read file: {_why(exc)}")
-        return
-    with fh:
-        try:
+        with open(path, encoding="utf-8", errors="surrogateescape") as fh:
             yield from _read(path, fh)
-        except (OSError, ValueError) as exc:  # I/O error, or a directory
-            yield CaseFileError(path, 0, f"cannot read file: {_why(exc)}")
-
-
-def _why(exc: Exception) -> str:
-    return exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+    except (OSError, ValueError) as exc:  # missing, a directory, an I/O error
+        why = getattr(exc, "strerror", None) or exc
+        yield CaseFileError(path, 0, f"cannot read file: {why}")
 
 
 def _read(path: str, fh: IO[str]) -> Iterator[Case | CaseFileError]:
@@ -151,28 +147,15 @@ def _read(path: str, fh: IO[str]) -> Iterator[Case | CaseFileError]:
         word, _, rest = text.partition(" ")
         if "\t" in word:
             word, _, rest = text.partition("\t")
-        key = word.upper()
+        key, rest, outside = word.upper(), rest.strip(), False
         if key not in keywords:
             if lines is not None and ("_" not in word or not word.isupper()):
                 lines.append((no, text))
             elif case is not None:
                 case.fail(no, f"unknown keyword {word!r}" if word.isupper()
                           else f"{text!r} outside a section (PRESTATE, ORDERS...)")
-            elif not stray:
-                stray = True
-                yield CaseFileError(path, no, f"{word!r} outside a CASE ... END block")
-            continue
-        rest = rest.strip()
-        if key in sections:
-            if case is None:
-                if not stray:
-                    stray = True
-                    yield CaseFileError(path, no, f"{word!r} outside a CASE ... END block")
-            elif rest:
-                case.fail(no, f"unexpected {rest!r} after {key}")
-                lines = None
             else:
-                lines = case.sections.setdefault(key, [])
+                outside = True
         elif key == "CASE":
             if case is not None:
                 case.fail(case.line, f"case {case.id} has no END "
@@ -186,9 +169,11 @@ def _read(path: str, fh: IO[str]) -> Iterator[Case | CaseFileError]:
             if case is not None:
                 case.fail(no, "VARIANT_ALL inside a case (use VARIANT)")
         elif case is None:
-            if not stray:
-                stray = True
-                yield CaseFileError(path, no, f"{word!r} outside a CASE ... END block")
+            outside = True
+        elif key in sections:
+            lines = None if rest else case.sections.setdefault(key, [])
+            if rest:
+                case.fail(no, f"unexpected {rest!r} after {key}")
         elif key == "END":
             yield case
             case, lines = None, None
@@ -204,6 +189,9 @@ def _read(path: str, fh: IO[str]) -> Iterator[Case | CaseFileError]:
                 case.skip = rest or "skipped"
             else:  # POSTSTATE_SAME
                 case.same = True
+        if outside and not stray:  # reported once until the next CASE
+            stray = True
+            yield CaseFileError(path, no, f"{word!r} outside a CASE ... END block")
     if case is not None:
         case.fail(case.line, f"case {case.id} has no END (the file ends at line {no})")
         yield case
@@ -283,13 +271,9 @@ class _Table:
             powers.setdefault(variant.neutral.lower(), variant.neutral)
         #: (name, power), longest first: ``Italy F gol`` and multi-word names
         self.prefixes = sorted(powers.items(), key=lambda kv: -len(kv[0]))
-        self.locations: dict[str, str] = {}
-        for pid, prov in variant.board.provinces.items():
-            self.locations[pid.lower()] = pid
-            for c in prov.coasts:
-                self.locations[c.lower()] = c
-        self.types = {"a": UnitType.ARMY, "f": UnitType.FLEET, "army": UnitType.ARMY,
-                      "fleet": UnitType.FLEET}
+        #: location ids (the board's own interned strings) for the unit fast path
+        self.locations = {loc.lower(): loc for pid, prov in variant.board.provinces.items()
+                          for loc in (pid, *prov.coasts)}
         #: memo: line -> its unit, line -> (province, power) for centre owners (the
         #: same lines: the unit type of an owner line is ignored), bad line -> why
         self.units: dict[str, Unit] = {}
@@ -305,22 +289,32 @@ class _Table:
     def split(self, line: str, neutral: bool = False) -> tuple[str, str]:
         """(power, rest) of ``Power: ...`` or ``Power ...`` (longest power name first)."""
         head, sep, rest = line.partition(":")
-        power = self.powers.get(head.strip().lower()) if sep else None
+        power = self.powers.get(" ".join(head.lower().split())) if sep else None
         if power is None:
-            low = line.lower()
+            norm = " ".join(line.split())
+            low = norm.lower()
             for name, p in self.prefixes:
                 n = len(name)
-                if low.startswith(name) and (n == len(low) or low[n] in " \t:"):
-                    power, rest = p, line[n:].lstrip(" \t")
+                if low.startswith(name) and (n == len(low) or low[n] in " :"):
+                    power, rest = p, norm[n:].lstrip()
                     rest = rest[1:] if rest.startswith(":") else rest
                     break
             else:
-                word = head.strip() if sep else line.split(None, 1)[0]
+                word = head.strip() if sep else line.partition(" ")[0]
                 raise _BadLine(f"unknown power {word!r} in {self.variant.title} "
                                f"(powers: {self.names})")
         if power == self.variant.neutral and not neutral:
             raise _BadLine(f"{line!r}: units of no power take no orders")
         return power, rest.strip()
+
+    def order(self, line: str) -> tuple[str, str]:
+        """(power, order text) of an ``ORDERS`` line, memoised."""
+        found = self.orders.get(line)
+        if found is None:
+            if len(self.orders) >= self.MEMO_LIMIT:
+                self.orders.clear()
+            found = self.orders[line] = self.split(line)
+        return found
 
     def unit(self, line: str) -> Unit:
         """The unit of a ``Power: A xxx`` line, memoised (and why not, for a bad line)."""
@@ -347,7 +341,7 @@ class _Table:
         power, rest = self.split(line, neutral=True)
         words = rest.split()
         if len(words) == 2:
-            kind, loc = self.types.get(words[0].lower()), self.locations.get(words[1].lower())
+            kind, loc = _TYPES.get(words[0].lower()), self.locations.get(words[1].lower())
             if kind is not None and loc is not None:
                 return Unit(power, kind, loc)
         order = Order.parse(rest, self.variant)
@@ -356,6 +350,10 @@ class _Table:
         if order.unit is None:
             raise _BadLine(f"unit type missing in {rest!r}")
         return Unit(power, order.unit, order.location)
+
+
+_TYPES = {"a": UnitType.ARMY, "f": UnitType.FLEET, "army": UnitType.ARMY,
+          "fleet": UnitType.FLEET}
 
 
 @lru_cache(maxsize=32)
@@ -438,22 +436,12 @@ def build_position(case: Case) -> tuple[Position, dict[str, list[str]], Options,
         raise CaseFileError(case.path, case.line, f"impossible starting position: {exc}") \
             from None
     orders: dict[str, list[str]] = {}
-    memo = table.orders
     for no, line in case.sections.get("ORDERS", ()):
-        found = memo.get(line)
-        if found is None:
-            try:
-                found = table.split(line)
-            except _BadLine as exc:
-                raise CaseFileError(case.path, no, str(exc)) from None
-            if len(memo) >= table.MEMO_LIMIT:
-                memo.clear()
-            memo[line] = found
-        power, text = found
-        if power in orders:
-            orders[power].append(text)
-        else:
-            orders[power] = [text]
+        try:
+            power, text = table.order(line)
+        except _BadLine as exc:
+            raise CaseFileError(case.path, no, str(exc)) from None
+        orders.setdefault(power, []).append(text)
     if phase.kind is PhaseKind.ADJUSTMENT:
         for p in variant.powers:
             orders.setdefault(p, [])
@@ -595,12 +583,10 @@ def _run_one(case: Case, report: Report, verbose: bool) -> str:
         return f"SKIP {case.id}: {case.skip}" if verbose else ""
     try:
         diffs = run_case(case)
-    except CaseFileError as exc:
+    except StandoffError as exc:  # a CaseFileError names its own file and line
         report.failed += 1
-        return f"FAIL {case.id}: {exc}"
-    except StandoffError as exc:
-        report.failed += 1
-        return f"FAIL {case.id} ({case.path}:{case.line}): {exc}"
+        where = "" if isinstance(exc, CaseFileError) else f" ({case.path}:{case.line})"
+        return f"FAIL {case.id}{where}: {exc}"
     except Exception as exc:  # a bug, not the file's fault: still one case, not the run
         report.failed += 1
         return (f"FAIL {case.id} ({case.path}:{case.line}): internal error "
