@@ -578,7 +578,7 @@ def test_jdip_file_one_result_per_case() -> None:
     """jDip's file (full names, 'by convoy') reads in full. Beyond 6.A.5 and 6.G.8 it
     differs from DATC 3.0 in 6.F.8 (its POSTSTATE leaves A bel in Belgium, which the
     DATC moves to Holland: the file's error) and 6.F.17 (the 2000 rulebook's
-    paradox result, not Szykman's)."""
+    paradox result, not Szykman's: it passes with OPTIONS paradox=2000)."""
     passed, fails = _outcome(JDIP)
     assert passed == 164
     assert sorted(fails) == ["6.A.5", "6.F.17", "6.F.8", "6.G.8"]
