@@ -216,10 +216,13 @@ def play_phase(api: Api, table: Table, rng: random.Random) -> dict[str, Any]:
 class ServerProcess:
     """``standoff serve`` in a subprocess on a free port (real uvicorn)."""
 
-    def __init__(self, db_url: str, port: int | None = None, **env: str) -> None:
+    def __init__(self, db_url: str | None, port: int | None = None, args: tuple[str, ...] = (),
+                 cwd: Path | None = None, **env: str) -> None:
         from pg import free_port
 
         self.db_url = db_url
+        self.args = args
+        self.cwd = cwd
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = {**os.environ, **FAST_ENV, **env}
@@ -228,10 +231,12 @@ class ServerProcess:
         self._reader: threading.Thread | None = None
 
     def start(self, timeout: float = 30) -> ServerProcess:
+        database = ["--database-url", self.db_url] if self.db_url else []
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "standoff", "serve", "--port", str(self.port),
-             "--database-url", self.db_url],
-            env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            [sys.executable, "-m", "standoff", "serve", "--port", str(self.port), *database,
+             *self.args],
+            env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            cwd=self.cwd, start_new_session=True)  # its own process group: see kill()
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
         import httpx
@@ -267,9 +272,13 @@ class ServerProcess:
         return Api(httpx.Client(base_url=self.url, timeout=60))
 
     def kill(self) -> None:
-        """SIGKILL: no shutdown, no rollback by the server, as in a crash."""
+        """SIGKILL to the server and its workers (its process group): no shutdown, no
+        rollback by the server, as in a crash."""
         if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
             self.proc.wait(10)
 
     def stop(self) -> None:

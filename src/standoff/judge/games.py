@@ -32,6 +32,7 @@ from .models import Game, PendingOrders, Seat, User
 from .processing import lock_game, request_processing, start_game
 from .schemas import (
     ExtendIn,
+    GameId,
     GameIn,
     GameOut,
     GameSummaryOut,
@@ -199,7 +200,7 @@ def list_games(who: MaybeCaller, j: JudgeDep,
 
 
 @router.get("/games/{game_id}", response_model=GameOut)
-def show_game(game_id: int, who: CallerDep, j: JudgeDep) -> GameOut:
+def show_game(game_id: GameId, who: CallerDep, j: JudgeDep) -> GameOut:
     """The game: phase, deadline, position, and per power who plays it (unless
     anonymous), whether it has submitted orders and is ready, its NMRs. Never the
     pending orders themselves."""
@@ -210,7 +211,7 @@ def show_game(game_id: int, who: CallerDep, j: JudgeDep) -> GameOut:
 
 
 @router.post("/games/{game_id}/seats", status_code=201, response_model=SeatOut)
-def take_seat(game_id: int, body: SeatIn, who: CallerDep, j: JudgeDep) -> SeatOut:
+def take_seat(game_id: GameId, body: SeatIn, who: CallerDep, j: JudgeDep) -> SeatOut:
     """Play a chosen power, or any free one. When the last power is taken the game
     starts: its first phase begins and the clock runs."""
     now = utcnow()
@@ -284,25 +285,25 @@ def _master_change(j: Judge, game_id: int, who: Caller, action: str,
 
 
 @router.post("/games/{game_id}/master/pause", response_model=GameOut, tags=["master"])
-def master_pause(game_id: int, who: CallerDep, j: JudgeDep) -> GameOut:
+def master_pause(game_id: GameId, who: CallerDep, j: JudgeDep) -> GameOut:
     """Stop the clock; ``resume`` restarts it with the time that was left."""
     return _master_change(j, game_id, who, "pause")[0]
 
 
 @router.post("/games/{game_id}/master/resume", response_model=GameOut, tags=["master"])
-def master_resume(game_id: int, who: CallerDep, j: JudgeDep) -> GameOut:
+def master_resume(game_id: GameId, who: CallerDep, j: JudgeDep) -> GameOut:
     """Restart a paused clock with the time that was left when it was paused."""
     return _master_change(j, game_id, who, "resume")[0]
 
 
 @router.post("/games/{game_id}/master/extend", response_model=GameOut, tags=["master"])
-def master_extend(game_id: int, body: ExtendIn, who: CallerDep, j: JudgeDep) -> GameOut:
+def master_extend(game_id: GameId, body: ExtendIn, who: CallerDep, j: JudgeDep) -> GameOut:
     """Give the current phase ``seconds`` more (from now, if its deadline has passed)."""
     return _master_change(j, game_id, who, "extend", body.seconds)[0]
 
 
 @router.post("/games/{game_id}/master/process", response_model=GameOut, tags=["master"])
-def master_process(game_id: int, who: CallerDep, j: JudgeDep) -> GameOut:
+def master_process(game_id: GameId, who: CallerDep, j: JudgeDep) -> GameOut:
     """Process the current phase now, with the orders given so far."""
     _, _, turn = _master_change(j, game_id, who, "process")
     request_processing(j, game_id, turn)

@@ -18,7 +18,7 @@ from .context import Judge, judge
 from .errors import ERROR_RESPONSES, not_found
 from .games import get_game, require_view, seats_of
 from .models import PhaseRecord
-from .schemas import PhaseOut
+from .schemas import GameId, PhaseOut
 
 router = APIRouter(prefix="/api/v1", tags=["history"], responses=ERROR_RESPONSES)
 
@@ -27,7 +27,7 @@ CallerDep = Annotated[Caller, Depends(caller)]
 
 
 @router.get("/games/{game_id}/phases", response_model=list[PhaseOut])
-def phases(game_id: int, who: CallerDep, j: JudgeDep,
+def phases(game_id: GameId, who: CallerDep, j: JudgeDep,
            since: Annotated[int, Query(ge=0, description="skip the first N phases")] = 0
            ) -> list[PhaseOut]:
     """Every processed phase, oldest first: the position, every power's orders, the
@@ -45,7 +45,7 @@ def phases(game_id: int, who: CallerDep, j: JudgeDep,
 
 @router.get("/games/{game_id}/map.svg", response_class=Response,
             responses={200: {"content": {"image/svg+xml": {}}}})
-def map_svg(game_id: int, who: CallerDep, j: JudgeDep,
+def map_svg(game_id: GameId, who: CallerDep, j: JudgeDep,
             phase: Annotated[str | None, Query(max_length=20, description="e.g. S1901M; "
                                                "default: the current phase")] = None,
             orders: Annotated[int, Query(ge=0, le=1, description="1: draw the phase's "

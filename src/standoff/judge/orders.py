@@ -27,7 +27,7 @@ from .errors import ERROR_RESPONSES, conflict, forbidden, not_found
 from .games import get_game, require_active, seat_of, seats_of
 from .models import Game, PendingOrders, Seat
 from .processing import lock_game, request_processing
-from .schemas import OrdersIn, OrdersOut, ReadyIn, ReadyOut
+from .schemas import GameId, OrdersIn, OrdersOut, ReadyIn, ReadyOut
 
 router = APIRouter(prefix="/api/v1", tags=["orders"], responses=ERROR_RESPONSES)
 
@@ -51,7 +51,7 @@ def _processed(game_id: int, phase: str) -> Exception:
 
 
 @router.get("/games/{game_id}/orders", response_model=OrdersOut)
-def my_orders(game_id: int, who: CallerDep, j: JudgeDep) -> OrdersOut:
+def my_orders(game_id: GameId, who: CallerDep, j: JudgeDep) -> OrdersOut:
     """The caller's own pending orders for the current phase (nobody else's, ever)."""
     with j.db.read() as s:
         game, seat = _player(s, game_id, who)
@@ -61,7 +61,7 @@ def my_orders(game_id: int, who: CallerDep, j: JudgeDep) -> OrdersOut:
 
 
 @router.put("/games/{game_id}/orders", response_model=OrdersOut)
-def submit_orders(game_id: int, body: OrdersIn, who: CallerDep, j: JudgeDep) -> OrdersOut:
+def submit_orders(game_id: GameId, body: OrdersIn, who: CallerDep, j: JudgeDep) -> OrdersOut:
     """Replace the caller's orders for this phase, all or nothing: one order that
     cannot be read (400 invalid) or that the rules forbid (422 illegal, with the
     reason) refuses the whole batch and keeps the orders sent before."""
@@ -88,7 +88,7 @@ def submit_orders(game_id: int, body: OrdersIn, who: CallerDep, j: JudgeDep) -> 
 
 
 @router.get("/games/{game_id}/legal", response_model=dict[str, list[str]])
-def legal_orders(game_id: int, who: CallerDep, j: JudgeDep) -> dict[str, list[str]]:
+def legal_orders(game_id: GameId, who: CallerDep, j: JudgeDep) -> dict[str, list[str]]:
     """Every legal order of the caller's power this phase, by location."""
     with j.db.read() as s:
         game, seat = _player(s, game_id, who)
@@ -98,7 +98,7 @@ def legal_orders(game_id: int, who: CallerDep, j: JudgeDep) -> dict[str, list[st
 
 
 @router.post("/games/{game_id}/ready", response_model=ReadyOut)
-def set_ready(game_id: int, body: ReadyIn, who: CallerDep, j: JudgeDep) -> ReadyOut:
+def set_ready(game_id: GameId, body: ReadyIn, who: CallerDep, j: JudgeDep) -> ReadyOut:
     """Say the caller's power is (or is no longer) done with this phase. When every
     power with something to do is ready, the phase is processed at once."""
     with j.db.write() as s:
@@ -116,8 +116,10 @@ def set_ready(game_id: int, body: ReadyIn, who: CallerDep, j: JudgeDep) -> Ready
             if all(p in seats and seats[p].ready_turn == game.turn for p in game.to_order):
                 game.process_requested = True
         requested, turn, phase, power = game.process_requested, game.turn, game.phase, seat.power
-    processed = requested and request_processing(j, game_id, turn)
-    if processed:
+    processed = False
+    if requested:
+        request_processing(j, game_id, turn)  # or another process did, meanwhile
         with j.db.read() as s:
-            phase = get_game(s, game_id).phase
+            after = get_game(s, game_id)
+            processed, phase = after.turn > turn, after.phase
     return ReadyOut(power=power, ready=body.ready, processed=processed, phase=phase)

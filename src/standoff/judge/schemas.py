@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
+from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 MAX_SECONDS = 30 * 24 * 3600
@@ -162,7 +163,7 @@ class OrdersOut(BaseModel):
 class ReadyOut(BaseModel):
     power: str
     ready: bool
-    processed: bool = Field(description="the phase was processed by this call")
+    processed: bool = Field(description="the phase is processed (everyone was ready)")
     phase: str
 
 
@@ -174,3 +175,8 @@ class PhaseOut(BaseModel):
     events: list[str]
     report: dict[str, Any] | None = None
     processed_at: datetime
+
+
+#: a game's id in a path: a positive 32-bit integer (anything else is 400, not a
+#: number the database cannot hold)
+GameId = Annotated[int, Path(ge=1, le=2**31 - 1, description="the game's id")]

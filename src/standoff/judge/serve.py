@@ -9,6 +9,7 @@ the exactly-once processing makes safe.
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 from pathlib import Path
@@ -28,7 +29,18 @@ class ServeError(Exception):
 
 def app_from_env() -> FastAPI:
     """The factory uvicorn's worker processes call."""
+    configure_logging()
     return create_app(Settings.from_env())
+
+
+def configure_logging() -> None:
+    """The judge's own log lines (processed phases, errors) beside uvicorn's."""
+    logger = logging.getLogger("standoff.judge")
+    if not logger.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(levelname)s:     %(message)s"))
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
 
 
 def describe_database(url: str) -> str:
@@ -42,6 +54,7 @@ def describe_database(url: str) -> str:
 def run(settings: Settings) -> None:
     import uvicorn
 
+    configure_logging()
     try:
         db = Database(settings)
         db.migrate()
