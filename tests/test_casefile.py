@@ -454,7 +454,8 @@ def test_file_with_no_cases_is_a_failure(tmp_path: Path, content: str) -> None:
 
 
 def test_iter_cases_yields_each_case_as_read(tmp_path: Path) -> None:
-    """The reader is a generator: a case comes out before the rest of the file is read."""
+    """The reader is a generator handing out one case at a time (run_files runs each
+    and drops it; the memory test below shows nothing else holds them)."""
     path = _write(tmp_path, "two.txt", _cases(_good("a"), _good("b")))
     items = iter_cases(path)
     first = next(items)
