@@ -13,6 +13,7 @@ Both are driven through :class:`Api`, which knows the routes of the spec.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import random
@@ -275,10 +276,8 @@ class ServerProcess:
         """SIGKILL to the server and its workers (its process group): no shutdown, no
         rollback by the server, as in a crash."""
         if self.proc is not None and self.proc.poll() is None:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
             self.proc.wait(10)
 
     def stop(self) -> None:

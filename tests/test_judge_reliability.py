@@ -13,6 +13,7 @@ and test_judge_games.py.)
 
 from __future__ import annotations
 
+import contextlib
 import random
 import threading
 import time
@@ -208,11 +209,9 @@ def test_kill_in_the_middle_of_processing(db_url: str, servers: list[ServerProce
                  expect=200)
 
     def last_ready() -> None:  # hangs in the processing; the kill ends it
-        try:
+        with contextlib.suppress(Exception):
             api.call("POST", f"/games/{table.id}/ready", table.players[powers[-1]],
                      {"ready": True})
-        except Exception:
-            pass
 
     hanging = threading.Thread(target=last_ready, daemon=True)
     hanging.start()
