@@ -166,3 +166,23 @@ def _check_one(api: Api, table: Table, route: tuple[str, str], body: Any, who: s
     else:
         got = api.call(method, path, token, body)
     assert_error_shape(got)
+
+
+def test_database_failure_is_503(api: Api, monkeypatch: Any) -> None:
+    """A database that cannot be reached is 503 unavailable in the shape, not a trace."""
+    from contextlib import contextmanager
+
+    from sqlalchemy.exc import OperationalError
+
+    token = api.signup()
+    db = api.client.app.state.judge.db
+
+    @contextmanager
+    def broken() -> Any:
+        raise OperationalError("SELECT 1", {}, Exception("connection refused"))
+        yield
+
+    monkeypatch.setattr(db, "read", broken)
+    got = api.call("GET", "/account", token)
+    assert got.status_code == 503 and got.json()["error"] == "unavailable"
+    assert "connection refused" not in got.text

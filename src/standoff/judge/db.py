@@ -93,8 +93,12 @@ class Database:
 
     @contextmanager
     def read(self) -> Iterator[Session]:
-        """A read-only transaction (a consistent snapshot on both databases)."""
+        """A read-only transaction: one consistent snapshot on both databases (WAL on
+        SQLite; REPEATABLE READ on PostgreSQL, whose default would let each statement
+        see a different moment)."""
         with self._sessions() as session, session.begin():
+            if self.dialect == "postgresql":
+                session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
             yield session
 
     @contextmanager

@@ -2,10 +2,11 @@
 
 The spec's codes with their statuses (400 invalid, 401 unauthenticated, 403
 forbidden, 404 not_found, 409 conflict, 422 illegal, 429 too_many_requests),
-and three it allows us to add: 405 method_not_allowed, 413 too_large (a body
+and those it allows us to add: 405 method_not_allowed, 413 too_large (a body
 over the size limit: refused before it is read whole, so a huge body costs the
-server nothing) and 500 internal (logged with its traceback; the client gets a
-generic sentence, never the trace).
+server nothing), 500 internal (logged with its traceback; the client gets a
+generic sentence, never the trace) and 503 unavailable (the database cannot be
+reached or stayed locked: try again).
 
 FastAPI's own answers (validation errors, unknown routes, wrong methods) are
 replaced here, so a client can rely on the shape whatever went wrong.
@@ -21,6 +22,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
+from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -29,7 +31,7 @@ log = logging.getLogger("standoff.judge")
 CODES: dict[int, str] = {
     400: "invalid", 401: "unauthenticated", 403: "forbidden", 404: "not_found",
     405: "method_not_allowed", 409: "conflict", 413: "too_large", 422: "illegal",
-    429: "too_many_requests", 500: "internal",
+    429: "too_many_requests", 500: "internal", 503: "unavailable",
 }
 
 
@@ -129,6 +131,13 @@ def install_error_handlers(app: FastAPI) -> None:
         else:
             detail = str(exc.detail)
         return error_response(status, detail, exc.headers or {})
+
+    @app.exception_handler(OperationalError)
+    async def _database(request: Request, exc: OperationalError) -> JSONResponse:
+        log.error("database unavailable on %s %s: %s", request.method, request.url.path,
+                  str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+        return error_response(503, "the database is unavailable; try again shortly",
+                              {"Retry-After": "5"})
 
     @app.exception_handler(Exception)
     async def _internal(request: Request, exc: Exception) -> JSONResponse:
