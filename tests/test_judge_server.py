@@ -122,3 +122,20 @@ def test_the_core_never_imports_the_judge() -> None:
             "bad = [m for m in sys.modules if m.startswith(('standoff.judge', 'fastapi', "
             "'sqlalchemy'))]\nassert not bad, bad")
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+def test_settings_travel_through_the_environment() -> None:
+    """Worker processes rebuild the parent's settings from STANDOFF_* variables."""
+    import pytest
+
+    from standoff.judge.settings import Settings
+
+    settings = Settings(database_url="postgres://u@h/db", port=9000, scheduler=False,
+                        poll_interval=0.5, default_deadlines={"movement": 60, "retreat": 30,
+                                                              "adjustment": 30})
+    assert settings.database_url == "postgresql+psycopg://u@h/db"
+    assert Settings.from_env(settings.to_env()) == settings
+    for name, value in [("STANDOFF_PORT", "eighty"), ("STANDOFF_SQLITE_SYNCHRONOUS", "OFF"),
+                        ("STANDOFF_DEFAULT_DEADLINES", "build=5")]:
+        with pytest.raises(ValueError, match=r"STANDOFF_|FULL"):
+            Settings.from_env({name: value})

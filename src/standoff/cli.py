@@ -549,7 +549,7 @@ def serve(host: str, port: int, database_url: str | None, workers: int) -> None:
         overrides["database_url"] = database_url
     try:
         run(Settings.from_env(**overrides))
-    except ServeError as exc:
+    except (ServeError, ValueError) as exc:  # ValueError: a STANDOFF_* value that is no value
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)
 

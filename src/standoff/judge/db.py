@@ -52,13 +52,13 @@ def make_engine(settings: Settings) -> Engine:
     if settings.is_sqlite:
         engine = create_engine(url, connect_args={"check_same_thread": False,
                                                   "timeout": SQLITE_BUSY_MS / 1000})
-        _sqlite_discipline(engine)
+        _sqlite_discipline(engine, settings.sqlite_synchronous.upper())
         return engine
     return create_engine(url, pool_size=settings.pool_size, max_overflow=settings.pool_size * 2,
                          pool_pre_ping=True)
 
 
-def _sqlite_discipline(engine: Engine) -> None:
+def _sqlite_discipline(engine: Engine, synchronous: str) -> None:
     """WAL, foreign keys, a busy timeout, and BEGIN IMMEDIATE for writers (see above)."""
 
     @event.listens_for(engine, "connect")
@@ -68,9 +68,9 @@ def _sqlite_discipline(engine: Engine) -> None:
         cur.execute("PRAGMA journal_mode=WAL")
         cur.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_MS}")
         cur.execute("PRAGMA foreign_keys=ON")
-        # FULL: a transaction is on disk when COMMIT returns, so an answered order
-        # survives even a power cut, not only a killed process
-        cur.execute("PRAGMA synchronous=FULL")
+        # FULL (the default): a transaction is on disk when COMMIT returns, so an
+        # answered order survives even a power cut, not only a killed process
+        cur.execute(f"PRAGMA synchronous={synchronous}")
         cur.close()
 
     @event.listens_for(engine, "begin")
