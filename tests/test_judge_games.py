@@ -201,3 +201,15 @@ def test_paused_games_miss_no_deadline(api: Api) -> None:
     api.call("POST", f"/games/{table.id}/master/pause", table.master, expect=200)
     time.sleep(1.5)
     assert api.game(table)["phase"] == "S1901M"
+
+
+def test_events_are_told_after_commit(api: Api) -> None:
+    """The seam for e-mail: listeners hear of a start, each processed phase, the end."""
+    heard: list[tuple[str, int, dict[str, object]]] = []
+    judge = api.client.app.state.judge
+    judge.listeners.append(lambda event, gid, data: heard.append((event, gid, data)))
+    judge.listeners.append(lambda event, gid, data: 1 / 0)  # a failing one changes nothing
+    table = api.full_game()
+    api.json("POST", f"/games/{table.id}/master/process", table.master)
+    assert heard == [("game_started", table.id, {}),
+                     ("phase_processed", table.id, {"turn": 0, "phase": "S1901M"})]

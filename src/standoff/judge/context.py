@@ -1,19 +1,32 @@
-"""What every request handler needs: the settings, the database, the scheduler.
+"""What every request handler needs: the settings, the database, the scheduler, and
+the listeners of the judge's events.
 
 One :class:`Judge` per app (``app.state.judge``), handed to routes by the
 ``judge`` dependency, so routes never reach for globals and a test can run
 several apps (or several databases) in one process.
+
+Events are told after their transaction has committed, in the process that made
+them happen: ``game_started`` (a game's last seat was taken), ``phase_processed``
+(``turn``, ``phase``: the phase just processed) and ``game_finished``
+(``outcome``). They are for side effects such as e-mail; a listener's failure is
+logged and changes nothing.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from fastapi import Request
 
 from .db import Database
 from .settings import Settings
+
+log = logging.getLogger("standoff.judge")
+
+Listener = Callable[[str, int, dict[str, Any]], None]
 
 
 @dataclass
@@ -23,6 +36,15 @@ class Judge:
     #: called when a phase became due now (all ready, master forced it): wakes the
     #: scheduler so it does not wait for its next look
     wake: Callable[[], None] = field(default=lambda: None)
+    #: called as ``listener(event, game_id, data)`` after each event
+    listeners: list[Listener] = field(default_factory=list)
+
+    def notify(self, event: str, game_id: int, **data: Any) -> None:
+        for listener in self.listeners:
+            try:
+                listener(event, game_id, data)
+            except Exception:
+                log.exception("a listener failed on %s of game %s", event, game_id)
 
 
 def judge(request: Request) -> Judge:

@@ -240,10 +240,13 @@ def take_seat(game_id: GameId, body: SeatIn, who: CallerDep, j: JudgeDep) -> Sea
             power = secrets.choice(free)
         s.add(Seat(game_id=game_id, power=power, user_id=who.user_id, ready_turn=None, nmr=0,
                    joined_at=now))
-        if len(seats) + 1 == len(everyone):
+        started = len(seats) + 1 == len(everyone)
+        if started:
             start_game(game, now)
         starting = game.process_requested
         turn = game.turn
+    if started:
+        j.notify("game_started", game_id)
     if starting:  # a first phase with nothing to do
         request_processing(j, game_id, turn)
     return SeatOut(power=power)

@@ -137,6 +137,9 @@ def _process_once(j: Judge, game_id: int, turn: int | None, wait: bool,
         _test_delay(game_id, current)
     log.info("game %s: processed %s (turn %s)%s", game_id, rec["phase"], current,
              f", game over: {result.outcome}" if result.outcome else "")
+    j.notify("phase_processed", game_id, turn=current, phase=rec["phase"])
+    if result.outcome is not None:
+        j.notify("game_finished", game_id, outcome=result.outcome)
     return True
 
 
