@@ -101,3 +101,45 @@ def test_control_without_the_lock_orders_are_lost(tmp_path: Path,
     # measured: 18-20 of 22 orders lost in every round; asking for one loss in eight
     # rounds keeps this control from ever failing by luck while still proving the race
     assert any(lost)
+
+
+def _process(barrier: Barrier, path: str) -> None:
+    """The game master's process: ``standoff process`` at the same moment."""
+    code = 0
+    with open(os.devnull, "w") as quiet, contextlib.redirect_stdout(quiet), \
+            contextlib.redirect_stderr(quiet):
+        barrier.wait()
+        try:
+            cli.main(["process", path], prog_name="standoff", standalone_mode=False)
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else 1
+        except BaseException:
+            code = 99
+    os._exit(code)
+
+
+def test_orders_racing_process_land_in_the_phase_or_stay_pending(tmp_path: Path) -> None:
+    """``standoff process`` released together with 21 ``standoff orders``: each
+    accepted order is either among the processed phase's orders or pending for
+    the next phase (where, being for a unit of the opening, it may be refused:
+    then its process did not say "accepted"). None vanishes."""
+    for i in range(4):
+        path = tmp_path / f"race{i}.json"
+        storage.save(Game.new(), path)
+        jobs = _hold_orders()[1:]
+        ctx = multiprocessing.get_context("fork")
+        barrier = ctx.Barrier(len(jobs) + 1)
+        procs = [ctx.Process(target=_send, args=(barrier, str(path), p, o)) for p, o in jobs]
+        master = ctx.Process(target=_process, args=(barrier, str(path)))
+        for proc in [*procs, master]:
+            proc.start()
+        for proc in [*procs, master]:
+            proc.join(60)
+        assert master.exitcode == 0
+        game = storage.load(path)
+        assert len(game.history) == 1
+        processed = {(p, str(o)) for p, os_ in game.history[0].orders.items() for o in os_}
+        pending = {(p, str(o)) for p, os_ in game.pending().items() for o in os_}
+        accepted = [job for job, proc in zip(jobs, procs, strict=True) if proc.exitcode == 0]
+        assert accepted, "no order was accepted at all"
+        assert all(job in processed or job in pending for job in accepted)

@@ -276,9 +276,8 @@ def process(game: str, as_json: bool) -> None:
     """Adjudicate the current phase with the orders submitted so far and print
     the results a game master sends out: every order's result, NMRs, dislodged
     units and their retreats, centres that changed hands, counts, what comes next."""
-    g = storage.load(game)
-    g.process()
-    storage.save(g, game)
+    with storage.editing(game) as g:
+        g.process()
     report = game_report(g)
     if as_json:
         click.echo(json.dumps(report.to_dict(), indent=1))

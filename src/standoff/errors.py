@@ -10,12 +10,8 @@ apart, so they are separate types.
 
 from __future__ import annotations
 
-import re
-
 #: how much of a long order an error message quotes
 QUOTE_LIMIT = 60
-
-_LONG_QUOTED = re.compile("'([^'\\n]{" + str(QUOTE_LIMIT + 1) + ",})'")
 
 
 def quote(text: str) -> str:
@@ -26,12 +22,6 @@ def quote(text: str) -> str:
     return f"{text[:QUOTE_LIMIT]!r}… ({len(text)} characters)"
 
 
-def _clip(reason: str) -> str:
-    """A reason with every long quoted word shortened the same way: the
-    reasons quote the word they could not read, which may be the whole order."""
-    return _LONG_QUOTED.sub(lambda m: quote(m.group(1)), reason)
-
-
 class StandoffError(Exception):
     """Base class of every error standoff raises on bad input."""
 
@@ -40,7 +30,6 @@ class InvalidOrderError(StandoffError):
     """The text is not an order at all: it cannot be parsed."""
 
     def __init__(self, text: str, reason: str) -> None:
-        reason = _clip(reason)
         super().__init__(f"invalid order {quote(text)}: {reason}")
         self.text = text
         self.reason = reason
@@ -50,7 +39,6 @@ class IllegalOrderError(StandoffError):
     """A well-formed order that the rules do not allow in this position."""
 
     def __init__(self, order: str, reason: str) -> None:
-        reason = _clip(reason)
         super().__init__(f"illegal order {quote(order)}: {reason}")
         self.order = order
         self.reason = reason

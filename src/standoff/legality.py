@@ -9,7 +9,7 @@ the reason a player needs to fix it.
 
 from __future__ import annotations
 
-from .errors import IllegalOrderError
+from .errors import IllegalOrderError, quote
 from .geography import Board, UnitType, province_of
 from .options import Options
 from .orders import Convoy, Hold, Move, NoConvert, Order, Permit, SupportHold, SupportMove
@@ -37,7 +37,7 @@ def fleet_destination(board: Board, unit: Unit, dest: str, options: Options, ord
     links = board.links(UnitType.FLEET, unit.location)
     prov = board.provinces.get(province_of(dest))
     if prov is None:
-        raise _illegal(order, f"unknown province {dest!r}")
+        raise _illegal(order, f"unknown province {quote(dest)}")
     if not prov.coasts:
         if prov.id in links or board.canal_through(unit.location, prov.id):
             return prov.id
@@ -147,7 +147,7 @@ def check_movement_order(
             dest = fleet_destination(board, unit, order.dest, options, order)
             return Move(unit.type, unit.location, dest)
         if dest not in board.provinces:
-            raise _illegal(order, f"unknown province {order.dest!r}")
+            raise _illegal(order, f"unknown province {quote(order.dest)}")
         if not army_can_reach(board, position, unit.location, dest):
             raise _illegal(order, f"{unit} cannot reach {dest.upper()}, not even by convoy"
                                   f"{_level_note(board, unit.location, dest)}")

@@ -33,7 +33,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from .errors import InvalidOrderError
+from .errors import InvalidOrderError, quote
 from .geography import UnitType
 from .orders import (
     WAIVE,
@@ -236,7 +236,7 @@ def _tokenize(text: str, lex: _Lexicon) -> list[tuple[int, object]]:
             hint = lex.hints.get(_join(words, glued, i, j))
             if hint is not None:
                 raise InvalidOrderError(text, hint)
-        raise InvalidOrderError(text, f"unknown word {w!r}")
+        raise InvalidOrderError(text, f"unknown word {quote(w)}")
     return _attach_coasts(out, lex, text)
 
 
@@ -251,7 +251,7 @@ def _attach_coasts(
             out.append((kind, value))
             continue
         if not out or out[-1][0] != _LOC:
-            raise InvalidOrderError(text, f"coast {value!r} does not follow a province")
+            raise InvalidOrderError(text, f"coast {quote(str(value))} does not follow a province")
         prov = str(out[-1][1])
         loc = f"{prov}/{value}"
         # An unknown or irrelevant coast is garbage and ignored (DATC 4.B.6).
@@ -292,7 +292,7 @@ class _Reader:
     def power(self) -> str:
         t = self.peek()
         if t is None or t[0] != _POWER:
-            got = "the end of the order" if t is None else repr(_describe(t))
+            got = "the end of the order" if t is None else quote(_describe(t))
             raise InvalidOrderError(self.text, f"expected the power to permit, found {got}")
         self.i += 1
         return str(t[1])
@@ -300,7 +300,7 @@ class _Reader:
     def loc(self, what: str) -> str:
         t = self.peek()
         if t is None or t[0] != _LOC:
-            got = "the end of the order" if t is None else repr(_describe(t))
+            got = "the end of the order" if t is None else quote(_describe(t))
             raise InvalidOrderError(self.text, f"expected {what}, found {got}")
         self.i += 1
         return str(t[1])
@@ -309,7 +309,7 @@ class _Reader:
         t = self.peek()
         if t is not None:
             raise InvalidOrderError(self.text,
-                                    f"unexpected {_describe(t)!r} after a complete order")
+                                    f"unexpected {quote(_describe(t))} after a complete order")
 
 
 def _describe(token: tuple[int, object]) -> str:
@@ -442,7 +442,7 @@ def _parse(text: str, lex: _Lexicon) -> Order:
             kw = MOVE  # "A par bur": the dash was left out
         else:
             raise InvalidOrderError(text, f"expected an order type after {loc.upper()}, "
-                                          f"found {_describe(t)!r}")
+                                          f"found {quote(_describe(t))}")
     if kw == HOLD:
         r.end()
         return Hold(unit, loc)
