@@ -28,7 +28,7 @@ Only the core's public API is used: this module is an adapter.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator, Set
+from collections.abc import Callable, Iterable, Iterator, Sequence, Set
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import IO
@@ -558,21 +558,31 @@ class Report:
         return s + (f", {self.skipped} skipped" if self.skipped else "")
 
 
-def run_files(paths: list[str], variant: str | None = None, verbose: bool = False) -> Report:
+def run_files(paths: list[str], variant: str | None = None, verbose: bool = False,
+              options: Sequence[str] = (), echo: Callable[[str], None] | None = None
+              ) -> Report:
     """Run every case of every file as it is read (the ``standoff cases`` command).
-    Each unreadable case, stray line or unreadable file is one failure."""
+    Each unreadable case, stray line or unreadable file is one failure.
+
+    ``options`` (``key=value``) apply to every case; a case's own ``OPTIONS``
+    line overrides them. With ``echo``, each report line is handed to it as soon
+    as its case has run (a huge failing file prints as it goes) instead of being
+    kept in :attr:`Report.lines`."""
     report = Report()
+    keep = echo if echo is not None else report.lines.append
     for path in paths:
         for item in iter_cases(path):
             if isinstance(item, CaseFileError):
                 report.failed += 1
-                report.lines.append(f"ERROR {item}")
+                keep(f"ERROR {item}")
                 continue
             if variant:
                 item.variant = variant
+            if options:
+                item.options[:0] = options
             line = _run_one(item, report, verbose)
             if line:
-                report.lines.append(line)
+                keep(line)
     return report
 
 
