@@ -25,14 +25,17 @@ from typing import Any
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
-#: the rules core and the variant hooks: everything between order text and the
-#: next position (the CLI, storage, rendering and checks stay interpreted)
-CORE = [
-    "adjudicator", "adjustments", "errors", "game", "geography", "legal", "legality",
-    "movement", "notation", "options", "orders", "phase", "position", "resolver",
-    "results", "retreats", "transitions", "variant",
-    "rules/changing_map", "rules/levels", "rules/links", "rules/split_centres",
-]
+#: the packages compiled: the rules core, whole (everything between order text and
+#: the next position, its variant hooks included), and the case-file runner, which is
+#: all reading and comparing around the core and would otherwise dominate a run of
+#: thousands of cases. Both use only the standard library. The other adapters (CLI,
+#: storage, rendering, the judge) stay interpreted: they wait on people, files and
+#: sockets, not on the CPU.
+COMPILED_PACKAGES = ["src/standoff/core", "src/standoff/cases"]
+
+
+def _compiled_paths() -> list[str]:
+    return sorted(str(p) for pkg in COMPILED_PACKAGES for p in Path(pkg).rglob("*.py"))
 
 
 def _choice() -> str:
@@ -73,7 +76,7 @@ def _ext_modules() -> list[Any]:
         print("warning: mypyc is not available; installing the pure Python package",
               file=sys.stderr)
         return []
-    paths = [f"src/standoff/{m}.py" for m in CORE]
+    paths = _compiled_paths()
     try:
         return list(mypycify(paths, opt_level="3", group_name="standoff_core"))
     except (Exception, SystemExit) as exc:  # mypyc refused the code (a newer mypy, say)

@@ -111,12 +111,12 @@ from standoff import (  # noqa: E402
     UnitType,
 )
 from standoff import adjudicate as so_adjudicate  # noqa: E402
-from standoff.adjudicator import PhaseResult  # noqa: E402
-from standoff.geography import province_of  # noqa: E402
-from standoff.notation import parse_order  # noqa: E402
-from standoff.options import DEFAULT as DEFAULT_OPTIONS  # noqa: E402
-from standoff.retreats import retreat_options  # noqa: E402
-from standoff.variant import load_variant  # noqa: E402
+from standoff.core.adjudicator import PhaseResult  # noqa: E402
+from standoff.core.geography import province_of  # noqa: E402
+from standoff.core.notation import parse_order  # noqa: E402
+from standoff.core.options import DEFAULT as DEFAULT_OPTIONS  # noqa: E402
+from standoff.core.retreats import retreat_options  # noqa: E402
+from standoff.core.variant import load_variant  # noqa: E402
 
 VARIANT = load_variant("standard")
 CAL = VARIANT.calendar
@@ -590,7 +590,7 @@ def _fresh(p: Position) -> Position:
 def _order_memo() -> dict[str, Any] | None:
     """standoff's memo of order text -> order (internal; None if it changes)."""
     try:
-        from standoff.notation import _lexicon
+        from standoff.core.notation import _lexicon
 
         memo = _lexicon(VARIANT).memo
     except (ImportError, AttributeError):

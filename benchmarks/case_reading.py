@@ -22,7 +22,7 @@ What it does:
   where they matter, in the Fall and Winter cases; ``--all-owners`` gives them in
   every case (a third more lines to read). The cases are written to one file in
   a temporary directory (``--keep PATH`` to keep it).
-* Runs that file through ``standoff.casefile.run_files`` (the ``standoff cases``
+* Runs that file through ``standoff.cases.run_files`` (the ``standoff cases``
   command without its printing), ``--repeat`` times, with the ``adjudicate``
   the runner calls wrapped in a timer. Adjudicating = time inside that call;
   reading = everything else (reading the file, building positions and order
@@ -47,7 +47,8 @@ from pathlib import Path
 from typing import Any
 
 import standoff
-from standoff import Move, Phase, PhaseKind, Position, Variant, adjudicate, casefile, load_variant
+from standoff import Move, Phase, PhaseKind, Position, Variant, adjudicate, load_variant
+from standoff.cases import runner as casefile
 
 DATA = Path(__file__).resolve().parent / "data"
 DEFAULT_FILES = ("random_games.json", "random_games_support.json")

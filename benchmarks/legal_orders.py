@@ -12,7 +12,7 @@ position from diplomacy's state, so both engines are timed on identical
 positions. Prints the median µs per position by phase type for both engines,
 the ratio, and the number of orders each offers (the two differ by design in
 a few places: diplomacy lists coast-specific supports and ``VIA`` variants
-that standoff offers once, see ``standoff.legal``).
+that standoff offers once, see ``standoff.core.legal``).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ import diplomacy  # noqa: E402
 
 import standoff  # noqa: E402
 from standoff import Position, load_variant  # noqa: E402
-from standoff.legal import legal_orders  # noqa: E402
+from standoff.core.legal import legal_orders  # noqa: E402
 
 BENCH = Path(__file__).resolve().parent / "data" / "random_games.json"
 

@@ -18,11 +18,11 @@ import random
 import statistics
 import time
 
-from standoff.errors import StandoffError
-from standoff.game import Game
-from standoff.legal import random_orders
+from standoff.core.errors import StandoffError
+from standoff.core.game import Game
+from standoff.core.legal import random_orders
+from standoff.core.variant import available_variants, load_variant
 from standoff.render import layout_for, render_png, render_svg
-from standoff.variant import available_variants, load_variant
 
 
 def _game(name: str, phases: int) -> Game:

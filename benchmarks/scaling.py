@@ -18,10 +18,10 @@ import time
 
 import standoff
 from standoff import Position, Unit, UnitType, adjudicate
-from standoff.geography import Board, Province, Terrain
-from standoff.legal import legal_orders
-from standoff.phase import Calendar, Phase, PhaseKind
-from standoff.variant import Power, Variant, Victory, register_variant
+from standoff.core.geography import Board, Province, Terrain
+from standoff.core.legal import legal_orders
+from standoff.core.phase import Calendar, Phase, PhaseKind
+from standoff.core.variant import Power, Variant, Victory, register_variant
 
 
 def grid_variant(side: int, powers: int = 7) -> Variant:

@@ -21,9 +21,9 @@ import time
 from dataclasses import dataclass
 
 from standoff import adjudicate
-from standoff.legal import legal_orders
-from standoff.position import Position
-from standoff.variant import available_variants, load_variant
+from standoff.core.legal import legal_orders
+from standoff.core.position import Position
+from standoff.core.variant import available_variants, load_variant
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""The case-file runner (``standoff.casefile``, ``standoff cases``) against its spec,
+"""The case-file runner (``standoff.cases``, ``standoff cases``) against its spec,
 docs/case-format.md: one bad case fails alone with file, line and reason; the
 forms other engines write (no ``PRESTATE_SETPHASE``, no colon after the power,
 one failed move that is no stand-off: DATC 6.H.9, 6.H.12); streaming in
@@ -22,7 +22,7 @@ import pytest
 from click.testing import CliRunner
 
 from standoff import PhaseKind, load_variant
-from standoff.casefile import (
+from standoff.cases import (
     LINE_LIMIT,
     Case,
     CaseFileError,
@@ -33,11 +33,13 @@ from standoff.casefile import (
     run_files,
 )
 from standoff.cli import cli
-from standoff.variant import register_variant
+from standoff.core.variant import register_variant
 
 CASE_DIR = Path(__file__).parent / "cases"
 READER_DIR = CASE_DIR / "reader"
-DATC_REF = Path("/work/shared/reference/datc")
+#: the shared reference material beside the checkout (godip's and jDip's files are GPL:
+#: not copied into the repository)
+DATC_REF = Path(__file__).resolve().parents[2] / "shared" / "reference" / "datc"
 
 # -- running cases (moved from test_datc.py) -----------------------------------------------
 

@@ -12,7 +12,8 @@ from click.testing import CliRunner, Result
 
 from standoff import storage
 from standoff.cli import cli
-from standoff.position import Position
+from standoff.core.position import Position
+from standoff.storage import savefile
 
 
 def _runner() -> CliRunner:
@@ -180,7 +181,7 @@ def test_orders_wait_for_a_game_being_changed(game: Path,
     """Another process holding the game: wait, and if it never lets go, say so (exit 5)."""
     import fcntl
 
-    monkeypatch.setattr(storage, "LOCK_TIMEOUT", 0.1)
+    monkeypatch.setattr(savefile, "LOCK_TIMEOUT", 0.1)
     before = game.read_bytes()
     fd = os.open(game, os.O_RDONLY)
     try:

@@ -26,7 +26,8 @@ import pytest
 
 from standoff import storage
 from standoff.cli import cli
-from standoff.game import Game
+from standoff.core.game import Game
+from standoff.storage import savefile
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="forks; POSIX file locks")
 
@@ -95,7 +96,7 @@ def test_control_without_the_lock_orders_are_lost(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """The same rounds with the lock taken out: orders are lost (so the test above
     would notice a missing lock)."""
-    monkeypatch.setattr(storage, "_locked", _no_lock)
+    monkeypatch.setattr(savefile, "_locked", _no_lock)
     accepted, lost = _rounds(tmp_path)
     print(f"\nwithout the lock: lost {lost} of {accepted} accepted orders per round")
     # measured: 18-20 of 22 orders lost in every round; asking for one loss in eight

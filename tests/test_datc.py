@@ -3,7 +3,7 @@
 One data-driven runner: every case of every ``tests/cases/**/*.txt`` file is a
 pytest test that must adjudicate to its expected outcome. The files must also
 cover every one of the 164 DATC 3.0 test cases (chapter 6) under the default
-(DATC-preferred) rules. The runner itself (``standoff.casefile``, ``standoff
+(DATC-preferred) rules. The runner itself (``standoff.cases``, ``standoff
 cases``) is tested in tests/test_casefile.py.
 """
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from standoff.casefile import Case, read_cases, run_case
+from standoff.cases import Case, read_cases, run_case
 
 CASE_DIR = Path(__file__).parent / "cases"
 CASE_FILES = sorted(CASE_DIR.rglob("*.txt"))

@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 
 from standoff import IllegalOrderError, InvalidOrderError, Options, Reason, StandoffError
-from standoff.adjudicator import adjudicate
-from standoff.errors import GameStateError
-from standoff.game import Game
-from standoff.geography import UnitType
-from standoff.orders import Build, Move, Order, Remove
-from standoff.phase import PhaseKind
-from standoff.position import Position, Unit
+from standoff.core.adjudicator import adjudicate
+from standoff.core.errors import GameStateError
+from standoff.core.game import Game
+from standoff.core.geography import UnitType
+from standoff.core.orders import Build, Move, Order, Remove
+from standoff.core.phase import PhaseKind
+from standoff.core.position import Position, Unit
 
 A, F = UnitType.ARMY, UnitType.FLEET
 

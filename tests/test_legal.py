@@ -9,11 +9,11 @@ from collections.abc import Iterator
 import pytest
 
 from standoff import IllegalOrderError, Options, Reason, load_variant
-from standoff.adjudicator import adjudicate, check_order
-from standoff.game import Game
-from standoff.geography import UnitType, province_of
-from standoff.legal import legal_orders, random_orders
-from standoff.orders import (
+from standoff.core.adjudicator import adjudicate, check_order
+from standoff.core.game import Game
+from standoff.core.geography import UnitType, province_of
+from standoff.core.legal import legal_orders, random_orders
+from standoff.core.orders import (
     WAIVE,
     Build,
     Convoy,
@@ -26,8 +26,8 @@ from standoff.orders import (
     SupportHold,
     SupportMove,
 )
-from standoff.phase import PhaseKind
-from standoff.position import Position
+from standoff.core.phase import PhaseKind
+from standoff.core.position import Position
 
 V = load_variant("standard")
 BOARD = V.board

@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from standoff import InvalidOrderError, load_variant
-from standoff.geography import UnitType
-from standoff.notation import parse_order
-from standoff.orders import (
+from standoff.core.geography import UnitType
+from standoff.core.notation import parse_order
+from standoff.core.orders import (
     WAIVE,
     Build,
     Convoy,
@@ -25,7 +25,7 @@ from standoff.orders import (
     SupportMove,
     Waive,
 )
-from standoff.variant import available_variants
+from standoff.core.variant import available_variants
 
 V = load_variant("standard")
 A, F = UnitType.ARMY, UnitType.FLEET

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from standoff import NotationError, StandoffError, load_variant
-from standoff.phase import Calendar, Phase, PhaseKind
+from standoff.core.phase import Calendar, Phase, PhaseKind
 
 CAL = load_variant("standard").calendar
 M, R, A = PhaseKind.MOVEMENT, PhaseKind.RETREAT, PhaseKind.ADJUSTMENT

@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from standoff import NotationError, StandoffError, load_variant
-from standoff.geography import Terrain, UnitType
-from standoff.phase import Phase, PhaseKind
-from standoff.position import Dislodged, Position, Unit
+from standoff.core.geography import Terrain, UnitType
+from standoff.core.phase import Phase, PhaseKind
+from standoff.core.position import Dislodged, Position, Unit
 
 V = load_variant("standard")
 A, F = UnitType.ARMY, UnitType.FLEET

@@ -39,10 +39,10 @@ from typing import Any
 import pytest
 
 from standoff import Options, Position, Reason, adjudicate
-from standoff.adjudicator import PhaseResult
-from standoff.geography import province_of
-from standoff.orders import Convoy, Move, SupportMove
-from standoff.variant import load_variant
+from standoff.core.adjudicator import PhaseResult
+from standoff.core.geography import province_of
+from standoff.core.orders import Convoy, Move, SupportMove
+from standoff.core.variant import load_variant
 
 DATA = Path(__file__).resolve().parent.parent / "benchmarks" / "data"
 UNIFORM, SUPPORT = "random_games.json", "random_games_support.json"

@@ -23,14 +23,14 @@ from PIL import Image
 
 from standoff import storage
 from standoff.cli import cli
-from standoff.errors import StandoffError
-from standoff.game import Game
-from standoff.geography import province_of
-from standoff.legal import random_orders
-from standoff.position import Position
+from standoff.core.errors import StandoffError
+from standoff.core.game import Game
+from standoff.core.geography import province_of
+from standoff.core.legal import random_orders
+from standoff.core.position import Position
+from standoff.core.variant import available_variants, load_variant
 from standoff.render import game_viewer, layout_for, render_png, render_svg
 from standoff.render.svg import HATCH_SPACING
-from standoff.variant import available_variants, load_variant
 
 VARIANTS = sorted({load_variant(str(p)).name for p in available_variants().values()})
 NS = {"s": "http://www.w3.org/2000/svg"}

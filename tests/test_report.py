@@ -1,4 +1,4 @@
-"""The results a game master sends out after a phase (``standoff.report``).
+"""The results a game master sends out after a phase (``standoff.core.report``).
 
 Hand-made positions check each item of the mail (NMR, units without orders,
 dislodged units and exactly their legal retreats, civil disorder in retreats
@@ -21,15 +21,15 @@ import pytest
 from click.testing import CliRunner
 
 from standoff import storage
-from standoff.adjudicator import adjudicate
 from standoff.cli import cli
-from standoff.errors import StandoffError
-from standoff.game import Game
-from standoff.legal import legal_orders, random_orders
-from standoff.orders import Retreat
-from standoff.phase import PhaseKind
-from standoff.position import Position
-from standoff.report import PhaseReport, game_report, phase_report
+from standoff.core.adjudicator import adjudicate
+from standoff.core.errors import StandoffError
+from standoff.core.game import Game
+from standoff.core.legal import legal_orders, random_orders
+from standoff.core.orders import Retreat
+from standoff.core.phase import PhaseKind
+from standoff.core.position import Position
+from standoff.core.report import PhaseReport, game_report, phase_report
 
 
 def game_at(text: str) -> Game:

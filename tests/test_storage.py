@@ -18,11 +18,12 @@ from typing import Any
 import pytest
 
 from standoff import CorruptGameError, Options, storage
-from standoff.adjustments import adjustment_counts
-from standoff.errors import GameStateError
-from standoff.game import Game
-from standoff.legal import legal_orders, random_orders
-from standoff.phase import PhaseKind
+from standoff.core.adjustments import adjustment_counts
+from standoff.core.errors import GameStateError
+from standoff.core.game import Game
+from standoff.core.legal import legal_orders, random_orders
+from standoff.core.phase import PhaseKind
+from standoff.storage import savefile
 
 
 def play(game: Game, rng: random.Random, phases: int) -> None:
@@ -58,7 +59,7 @@ def finished_by_draw() -> Game:
 
 
 def finished_by_victory() -> Game:
-    from standoff.position import Position
+    from standoff.core.position import Position
 
     g = Game.new()
     g.position = Position.from_text(
@@ -292,7 +293,7 @@ def test_failed_save_keeps_old_file_and_leaves_no_temp(tmp_path: Path,
     def boom(*args: Any, **kwargs: Any) -> None:
         raise OSError("disk full")
 
-    monkeypatch.setattr(storage.os, "replace", boom)
+    monkeypatch.setattr(savefile.os, "replace", boom)
     with pytest.raises(OSError):
         storage.save(played_game(seed=1, phases=2), path)
     assert path.read_bytes() == before
@@ -343,7 +344,7 @@ def test_version_1_file_from_an_earlier_release_loads_and_edits(tmp_path: Path) 
 def test_old_save_with_more_builds_pending_than_allowed_still_loads() -> None:
     """Submission now refuses extra builds; a file saved before, holding them, loads
     (processing cuts them, DATC 4.D.4, as it always did)."""
-    from standoff.position import Position
+    from standoff.core.position import Position
 
     g = Game.new()
     g.position = Position.from_text("standard | W1901A | france: A SPA, F POR, A BEL | "
@@ -426,7 +427,7 @@ def test_editing_waits_for_the_lock_then_gives_up(tmp_path: Path,
     path = tmp_path / "g.json"
     storage.save(Game.new(), path)
     before = path.read_bytes()
-    monkeypatch.setattr(storage, "LOCK_TIMEOUT", 0.2)
+    monkeypatch.setattr(savefile, "LOCK_TIMEOUT", 0.2)
     fd = os.open(path, os.O_RDONLY)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)  # another process, changing the game
@@ -485,7 +486,7 @@ def test_a_lock_won_on_a_replaced_file_is_not_taken_for_the_game(
     could run beside it."""
     path = tmp_path / "g.json"
     storage.save(Game.new(), path)
-    monkeypatch.setattr(storage, "LOCK_TIMEOUT", 0.1)
+    monkeypatch.setattr(savefile, "LOCK_TIMEOUT", 0.1)
     real_flock = fcntl.flock
     replaced = False
 
@@ -497,7 +498,7 @@ def test_a_lock_won_on_a_replaced_file_is_not_taken_for_the_game(
                 other.submit("france", ["A PAR - BUR"])
         real_flock(fd, operation)
 
-    monkeypatch.setattr(storage.fcntl, "flock", flock)
+    monkeypatch.setattr(savefile.fcntl, "flock", flock)
     with storage.editing(path) as g:
         with pytest.raises(GameStateError), storage.editing(path):
             pass  # a third change must wait for this one

@@ -15,11 +15,11 @@ import random
 import pytest
 
 from standoff import Options, Order, Phase, PhaseKind, Position, adjudicate, load_variant
-from standoff.geography import Board, Province, Terrain, UnitType
-from standoff.legal import random_orders
-from standoff.phase import Calendar
-from standoff.position import Dislodged, Unit
-from standoff.variant import Power, Variant, Victory, register_variant
+from standoff.core.geography import Board, Province, Terrain, UnitType
+from standoff.core.legal import random_orders
+from standoff.core.phase import Calendar
+from standoff.core.position import Dislodged, Unit
+from standoff.core.variant import Power, Variant, Victory, register_variant
 
 V = load_variant("standard")
 
@@ -67,7 +67,7 @@ def test_phases_options_results_and_dislodged_units_round_trip() -> None:
 
 
 def test_a_game_round_trips_whole() -> None:
-    from standoff.game import Game
+    from standoff.core.game import Game
 
     game = Game.new("standard")
     rng = random.Random(5)

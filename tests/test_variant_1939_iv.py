@@ -21,14 +21,14 @@ from standoff import (
     adjudicate,
     load_variant,
 )
-from standoff.adjudicator import check_order
-from standoff.adjustments import adjustment_counts
-from standoff.errors import InvalidOrderError, NotationError, StandoffError
-from standoff.game import Game
-from standoff.geography import Terrain
-from standoff.legal import legal_orders
-from standoff.notation import parse_order
-from standoff.phase import PhaseKind
+from standoff.core.adjudicator import check_order
+from standoff.core.adjustments import adjustment_counts
+from standoff.core.errors import InvalidOrderError, NotationError, StandoffError
+from standoff.core.game import Game
+from standoff.core.geography import Terrain
+from standoff.core.legal import legal_orders
+from standoff.core.notation import parse_order
+from standoff.core.phase import PhaseKind
 
 V = load_variant("1939-iv")
 A, F = UnitType.ARMY, UnitType.FLEET

@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import pytest
 
-from standoff.adjudicator import adjudicate, check_order
-from standoff.errors import IllegalOrderError, InvalidOrderError
-from standoff.geography import Terrain, UnitType
-from standoff.notation import parse_order
-from standoff.options import Options
-from standoff.orders import Build, Convoy, Move, Order, Retreat, SupportMove
-from standoff.phase import Phase, PhaseKind
-from standoff.position import Position
-from standoff.results import Reason
-from standoff.variant import load_variant
+from standoff.core.adjudicator import adjudicate, check_order
+from standoff.core.errors import IllegalOrderError, InvalidOrderError
+from standoff.core.geography import Terrain, UnitType
+from standoff.core.notation import parse_order
+from standoff.core.options import Options
+from standoff.core.orders import Build, Convoy, Move, Order, Retreat, SupportMove
+from standoff.core.phase import Phase, PhaseKind
+from standoff.core.position import Position
+from standoff.core.results import Reason
+from standoff.core.variant import load_variant
 
 CC = load_variant("city-country")
 STD = load_variant("standard")

@@ -18,8 +18,8 @@ from click.testing import CliRunner, Result
 
 from standoff import storage
 from standoff.cli import cli
-from standoff.errors import CorruptGameError, VariantError
-from standoff.variant import available_variants, load_variant
+from standoff.core.errors import CorruptGameError, VariantError
+from standoff.core.variant import available_variants, load_variant
 
 DERIVED = """\
 [variant]

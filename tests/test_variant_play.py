@@ -18,11 +18,11 @@ from click.testing import CliRunner
 
 from standoff import storage
 from standoff.cli import cli
-from standoff.game import Game
-from standoff.legal import random_orders
-from standoff.phase import PhaseKind
-from standoff.variant import available_variants, load_variant
-from standoff.variant_check import check_variant
+from standoff.core.game import Game
+from standoff.core.legal import random_orders
+from standoff.core.phase import PhaseKind
+from standoff.core.variant import available_variants, load_variant
+from standoff.core.variant_check import check_variant
 
 VARIANTS = sorted({load_variant(str(p)).name for p in available_variants().values()})
 

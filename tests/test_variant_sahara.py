@@ -12,13 +12,13 @@ from __future__ import annotations
 import pytest
 
 from standoff import IllegalOrderError, Position, Terrain, UnitType, adjudicate, load_variant
-from standoff.adjudicator import check_order
-from standoff.game import Game
-from standoff.geography import Board
-from standoff.notation import parse_order
-from standoff.options import Options
-from standoff.orders import NoConvert
-from standoff.phase import Phase, PhaseKind
+from standoff.core.adjudicator import check_order
+from standoff.core.game import Game
+from standoff.core.geography import Board
+from standoff.core.notation import parse_order
+from standoff.core.options import Options
+from standoff.core.orders import NoConvert
+from standoff.core.phase import Phase, PhaseKind
 
 SAHARA = load_variant("sahara")
 STD = load_variant("standard")

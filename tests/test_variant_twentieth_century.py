@@ -3,7 +3,7 @@
 Rule text: /work/shared/variants/000_8d3a6505e057ee1c.txt ("20th" + the heading:
 Start Date, Victory Conditions, Island Chains, Large Island Chains, Straits &
 Canals, Land Bridges, Wraparound, Starting Positions). The map is
-src/standoff/variants/twentieth-century.toml, listed space by space in
+src/standoff/core/variants/twentieth-century.toml, listed space by space in
 docs/variants/twentieth-century-map.md. Single-phase adjudication cases are in
 tests/cases/variants/twentieth_century.txt; this file tests what case files
 cannot: order results and their reasons, PERMIT orders and their notation, what
@@ -24,12 +24,12 @@ from standoff import (
     adjudicate,
     load_variant,
 )
-from standoff.adjudicator import check_order
-from standoff.game import Game
-from standoff.legal import legal_orders
-from standoff.notation import parse_order
-from standoff.orders import Permit
-from standoff.phase import Phase, PhaseKind
+from standoff.core.adjudicator import check_order
+from standoff.core.game import Game
+from standoff.core.legal import legal_orders
+from standoff.core.notation import parse_order
+from standoff.core.orders import Permit
+from standoff.core.phase import Phase, PhaseKind
 
 V = load_variant("twentieth-century")
 B = V.board
@@ -443,7 +443,7 @@ def test_73_centres_do_not_win() -> None:
 def test_game_keeps_permits_beside_the_canal_units_order() -> None:
     """20th Straits & Canals: a canal's owner may give its own unit in the canal an
     order and permit several powers in the same turn; Game keeps all of them."""
-    from standoff.game import Game
+    from standoff.core.game import Game
 
     g = Game.new("twentieth-century")
     g.submit("turkey", ["A ank - bul", "ANK PERMIT ITALY", "Permit USSR through Ankara"])

@@ -13,18 +13,18 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from standoff.adjudicator import check_order
 from standoff.cli import cli
-from standoff.errors import IllegalOrderError, InvalidOrderError
-from standoff.game import Game
-from standoff.geography import Terrain, UnitType
-from standoff.legal import legal_orders
-from standoff.notation import parse_order
-from standoff.orders import Build, Move
-from standoff.phase import PhaseKind
-from standoff.position import Position
+from standoff.core.adjudicator import check_order
+from standoff.core.errors import IllegalOrderError, InvalidOrderError
+from standoff.core.game import Game
+from standoff.core.geography import Terrain, UnitType
+from standoff.core.legal import legal_orders
+from standoff.core.notation import parse_order
+from standoff.core.orders import Build, Move
+from standoff.core.phase import PhaseKind
+from standoff.core.position import Position
+from standoff.core.variant import load_variant
 from standoff.storage import load
-from standoff.variant import load_variant
 
 TE = load_variant("twin-earths")
 STD = load_variant("standard")

@@ -14,7 +14,7 @@ Links follow from shared borders: land-land is an army link; sea-sea and
 sea-coast are fleet links; two coastal spaces are linked for fleets only when
 their border ends on a sea touching both (a triple point), because fleets sail
 along a shared coast. Spaces with split coasts get their fleet links only from
-the region files. The output is ``src/standoff/variants/twentieth-century.toml``
+the region files. The output is ``src/standoff/core/variants/twentieth-century.toml``
 and a report of everything suspicious on stderr.
 
 Run: ``python tools/build_twentieth.py --seg /tmp/20th/seg``

@@ -1,7 +1,7 @@
 """Draw the map of 1939 Diplomacy IV into a label raster, from our own data alone.
 
 Why this exists: no picture of the 1939 IV map survives; its spaces and links were
-designed from the rule text (``src/standoff/variants/1939-iv.toml``, rulings in
+designed from the rule text (``src/standoff/core/variants/1939-iv.toml``, rulings in
 ``docs/variants/1939-iv.md``). ``standoff render`` needs shapes for it, so this tool
 DRAWS the map: nothing is measured from any image.
 

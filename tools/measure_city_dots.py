@@ -19,7 +19,7 @@ import math
 import re
 import sys
 
-from standoff.variant import load_variant
+from standoff.core.variant import load_variant
 
 #: the SVG's ids for seas whose Standard ids differ
 SVG_IDS = {"lyo": "gol", "mao": "mid", "nao": "nat", "nwg": "nrg", "tys": "tyn"}

@@ -513,8 +513,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--preview", action="store_true", help="also write preview.png")
     args = ap.parse_args(argv)
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
-    from standoff.geography import Terrain
-    from standoff.variant import load_variant, variant_data
+    from standoff.core.geography import Terrain
+    from standoff.core.variant import load_variant, variant_data
 
     ref = Reference(args.svg)
     x0, y0, x1, y1 = map_box(ref)

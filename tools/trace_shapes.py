@@ -294,7 +294,7 @@ def _pairs(raster: NDArray[np.int32], names: dict[int, str]) -> dict[Pair, int]:
 def check(shapes: dict[str, Any], labels: NDArray[np.int32], meta: dict[str, Any],
           variant: str) -> list[str]:
     """Every difference between rings, label raster, points and the variant's links."""
-    from standoff.variant import load_variant
+    from standoff.core.variant import load_variant
 
     problems: list[str] = []
     scale = float(meta.get("scale", 1.0))

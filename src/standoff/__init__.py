@@ -1,39 +1,66 @@
-"""standoff: a fast, DATC 3.0 compliant Diplomacy adjudicator built for variants.
+"""standoff: a fast, DATC 3.0 compliant Diplomacy adjudicator and judge built for variants.
 
-The rules core (this package minus ``cli``) uses only the standard library.
+This module is the rules core's public API: everything a program (and every
+adapter of this package: the CLI, saved-game storage, the case-file runner,
+the renderer, the web judge) uses of the rules. The core itself lives in
+:mod:`standoff.core`, imports only the standard library and never an
+adapter; the adapters live beside it in their own subpackages
+(``standoff.cli``, ``standoff.storage``, ``standoff.cases``,
+``standoff.render``, ``standoff.judge``) and import the core through this
+module only. ``docs/architecture.md`` maps the whole tree.
 """
 
-from .adjudicator import PhaseResult, adjudicate
-from .errors import (
+from .core import movement as _movement
+from .core.adjudicator import PhaseResult, adjudicate, check_order, read_orders
+from .core.errors import (
     CorruptGameError,
+    GameStateError,
     IllegalOrderError,
     InvalidOrderError,
     NotationError,
     StandoffError,
+    VariantError,
+    quote,
 )
-from .geography import Board, Province, Terrain, UnitType
-from .options import Options
-from .orders import (
+from .core.game import Game, PhaseRecord
+from .core.geography import Board, Province, Terrain, UnitType, province_of
+from .core.legal import legal_orders, random_orders
+from .core.notation import parse_order
+from .core.options import CHOICES, DEFAULT, OptionError, Options
+from .core.orders import (
     Build,
     Convoy,
     Disband,
     Hold,
     Move,
+    NoConvert,
     Order,
+    Permit,
     Remove,
     Retreat,
     SupportHold,
     SupportMove,
     Waive,
 )
-from .phase import Phase, PhaseKind
-from .position import Dislodged, Position, Unit
-from .results import OrderResult, Reason
-from .variant import Variant, load_variant
+from .core.phase import Calendar, Phase, PhaseKind
+from .core.position import Dislodged, Position, Unit
+from .core.report import PhaseReport, game_report, phase_report
+from .core.results import OrderResult, Reason
+from .core.variant import (
+    Power,
+    Variant,
+    VariantSource,
+    Victory,
+    available_variants,
+    derivation,
+    load_variant,
+    register_variant,
+    variant_data,
+    variant_from_text,
+)
+from .core.variant_check import check_variant, variant_summary
 
 __version__ = "0.1.0"
-
-from . import movement as _movement
 
 #: True when the rules core runs compiled by mypyc (a wheel or ``pip install .``),
 #: False for the pure Python modules (an editable install). Same rules, same
@@ -43,10 +70,15 @@ COMPILED: bool = not _movement.__file__.endswith(".py")
 BUILD: str = "compiled core (mypyc)" if COMPILED else "pure Python core"
 
 __all__ = [
-    "BUILD", "COMPILED", "Board", "Build", "Convoy", "CorruptGameError", "Disband", "Dislodged",
-    "Hold",
-    "IllegalOrderError", "InvalidOrderError", "Move", "NotationError", "Options", "Order",
-    "OrderResult", "Phase", "PhaseKind", "PhaseResult", "Position", "Province", "Reason",
+    "BUILD", "CHOICES", "COMPILED", "DEFAULT", "Board", "Build", "Calendar", "Convoy",
+    "CorruptGameError", "Disband", "Dislodged", "Game", "GameStateError", "Hold",
+    "IllegalOrderError", "InvalidOrderError", "Move", "NoConvert", "NotationError",
+    "OptionError", "Options", "Order", "OrderResult", "Permit", "Phase", "PhaseKind",
+    "PhaseRecord", "PhaseReport", "PhaseResult", "Position", "Power", "Province", "Reason",
     "Remove", "Retreat", "StandoffError", "SupportHold", "SupportMove", "Terrain", "Unit",
-    "UnitType", "Variant", "Waive", "adjudicate", "load_variant",
+    "UnitType", "Variant", "VariantError", "VariantSource", "Victory", "Waive", "adjudicate",
+    "available_variants", "check_order", "check_variant", "derivation", "game_report",
+    "legal_orders", "load_variant", "parse_order", "phase_report", "province_of", "quote",
+    "random_orders", "read_orders", "register_variant", "variant_data", "variant_from_text",
+    "variant_summary",
 ]

@@ -53,7 +53,7 @@ import trace_shapes  # noqa: E402
 from build_twentieth import Build  # noqa: E402
 from digitise_map import segment  # noqa: E402
 
-from standoff.variant import load_variant  # noqa: E402
+from standoff.core.variant import load_variant  # noqa: E402
 
 POUCH = ROOT.parent / "shared" / "reference" / "maps" / "pouch"
 SEG = Path("/tmp/20th/seg")

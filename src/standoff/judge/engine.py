@@ -18,14 +18,22 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from standoff.errors import IllegalOrderError, InvalidOrderError, StandoffError
-from standoff.game import Game
-from standoff.legal import legal_orders
-from standoff.options import CHOICES, Options
-from standoff.orders import Order
-from standoff.position import Position
-from standoff.results import OrderResult
-from standoff.variant import Variant, available_variants, load_variant
+from standoff import (
+    CHOICES,
+    Game,
+    IllegalOrderError,
+    InvalidOrderError,
+    Options,
+    Order,
+    OrderResult,
+    Position,
+    StandoffError,
+    Variant,
+    available_variants,
+    game_report,
+    legal_orders,
+    load_variant,
+)
 
 from .errors import ApiError, invalid
 
@@ -51,7 +59,7 @@ class Processed:
     state: dict[str, Any]
     #: the processed phase's record: phase, position, orders, results, events
     record: dict[str, Any]
-    #: the results report of the phase (``standoff.report``), as data
+    #: the results report of the phase (:func:`standoff.game_report`), as data
     report: dict[str, Any] | None
     phase: str
     kind: str
@@ -184,11 +192,7 @@ def process(state: dict[str, Any], orders: dict[str, list[str]]) -> Processed:
 
 
 def _report(game: Game) -> dict[str, Any] | None:
-    """The phase's results report, when this core has one (``standoff.report``)."""
-    try:
-        from standoff.report import game_report
-    except ImportError:  # a core from before the report
-        return None
+    """The phase's results report (:func:`standoff.game_report`), as data."""
     try:
         return game_report(game).to_dict()
     except Exception:  # a report is a courtesy: it never stops a phase

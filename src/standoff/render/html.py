@@ -12,7 +12,8 @@ import html
 import json
 from dataclasses import dataclass
 
-from ..game import Game
+from standoff import Game
+
 from .svg import render_svg
 
 

@@ -26,9 +26,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ..errors import VariantError
-from ..geography import Board
-from ..variant import Variant, derivation, load_variant
+from standoff import Board, Variant, VariantError, derivation, load_variant
+
 from .geometry import Point, border_chains, hatch_segments
 
 

@@ -3,7 +3,7 @@ the ``resvg-py`` wheel: no system libraries needed, unlike Cairo)."""
 
 from __future__ import annotations
 
-from ..errors import StandoffError
+from standoff import StandoffError
 
 
 def render_png(svg: str, width: int | None = None) -> bytes:

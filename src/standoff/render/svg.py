@@ -21,22 +21,27 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import pairwise
 
-from ..geography import Terrain, UnitType, province_of
-from ..orders import (
+from standoff import (
     Build,
     Convoy,
     Disband,
     Hold,
     Move,
     Order,
+    OrderResult,
+    Position,
     Remove,
     Retreat,
     SupportHold,
     SupportMove,
+    Terrain,
+    Unit,
+    UnitType,
+    Variant,
+    load_variant,
+    province_of,
 )
-from ..position import Position, Unit
-from ..results import OrderResult
-from ..variant import Variant, load_variant
+
 from .geometry import Point
 from .layout import Layout, SpaceShape, distance, layout_for
 

@@ -3,7 +3,7 @@
 The file names the map (provinces, terrain, centres, coasts, adjacency), the
 powers with their home centres and starting units, the calendar, the victory
 condition and any schedules. Special rules are small named modules in
-:mod:`standoff.rules`: *transforms* that derive a map from another variant's
+:mod:`standoff.core.hooks`: *transforms* that derive a map from another variant's
 data at load time (two stacked boards, split centres) and *hooks* that act
 during play (a map that changes on schedule). The core never asks "which
 variant is this?".
@@ -210,7 +210,7 @@ def _power_table(variant: Variant) -> dict[str, str]:
 
 
 def _variant_dir() -> Path:
-    return Path(str(resources.files("standoff") / "variants"))
+    return Path(str(resources.files("standoff.core") / "variants"))
 
 
 @cache
@@ -339,7 +339,7 @@ def _derived(data: dict[str, Any], path: Path | str, depth: int = 0) -> dict[str
     base = copy.deepcopy(_read(base_path, depth + 1))
     for key in ("aliases", "title", "description"):
         base["variant"].pop(key, None)  # never inherited: they name the base
-    from .rules import TRANSFORMS  # the rule library sits on top of this module
+    from .hooks import TRANSFORMS  # the rule library sits on top of this module
 
     for t in derive.get("transforms", ()):
         transform = TRANSFORMS.get(t)
@@ -474,7 +474,7 @@ def _build(data: dict[str, Any], source: VariantSource | None = None) -> Variant
     hooks = tuple(head.get("hooks", ()))
     timeline = None
     if hooks:
-        from .rules import HOOKS  # the rule library sits on top of this module
+        from .hooks import HOOKS  # the rule library sits on top of this module
 
         for h in hooks:
             make = HOOKS.get(h)

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import IO
 
-from . import (
+from standoff import (
     Dislodged,
     Hold,
     Move,

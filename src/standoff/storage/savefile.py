@@ -43,10 +43,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from .errors import CorruptGameError, GameStateError, StandoffError, VariantError
-from .game import Game
-from .variant import (
+from standoff import (
+    CorruptGameError,
+    Game,
+    GameStateError,
+    StandoffError,
     Variant,
+    VariantError,
     VariantSource,
     available_variants,
     load_variant,
