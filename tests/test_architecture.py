@@ -105,3 +105,39 @@ def test_import_standoff_with_only_the_standard_library(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok"
+
+
+_WITHOUT = """
+import sys
+class Block:
+    def find_spec(self, name, path=None, target=None):
+        if name.split('.')[0] in {blocked!r}:
+            raise ModuleNotFoundError(f"No module named {{name!r}}", name=name)
+        return None
+sys.meta_path.insert(0, Block())
+from standoff.cli import main
+sys.argv = ['standoff', *{argv!r}]
+main()
+"""
+
+
+@pytest.mark.parametrize(("blocked", "argv", "extra"), [
+    ({"resvg_py"}, ["render", "{game}", "-o", "{out}.png"], "png"),
+    ({"fastapi", "uvicorn", "sqlalchemy"}, ["serve", "--port", "1"], "judge"),
+])
+def test_a_missing_extra_is_one_line_naming_it(tmp_path: Path, blocked: set[str],
+                                               argv: list[str], extra: str) -> None:
+    """The default install is the full CLI; a command needing an extra that is not
+    installed says which, in one line (exit 2), never a traceback."""
+    from standoff import Game, storage
+
+    game = tmp_path / "g.json"
+    storage.save(Game.new(), game)
+    args = [a.format(game=game, out=tmp_path / "map") for a in argv]
+    done = subprocess.run([sys.executable, "-c", _WITHOUT.format(blocked=sorted(blocked),
+                                                                 argv=args)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip().splitlines() == [
+        f"error: {'PNG output' if extra == 'png' else 'the judge'} needs the {extra!r} extra: "
+        f"pip install 'standoff[{extra}]'"]

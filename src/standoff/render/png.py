@@ -12,9 +12,9 @@ def render_png(svg: str, width: int | None = None) -> bytes:
         raise StandoffError(f"a picture is 1 to 20000 pixels wide, not {width}")
     try:
         import resvg_py
-    except ImportError as exc:  # pragma: no cover - a broken install
-        raise StandoffError("PNG output needs the resvg-py package "
-                            "(pip install resvg-py)") from exc
+    except ImportError as exc:  # the extra is not installed
+        raise StandoffError("PNG output needs the 'png' extra: "
+                            "pip install 'standoff[png]'") from exc
     try:
         return bytes(resvg_py.svg_to_bytes(svg_string=svg, width=width))
     except ValueError as exc:
