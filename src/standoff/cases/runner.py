@@ -201,7 +201,7 @@ def _read(path: str, fh: IO[str]) -> Iterator[Case | CaseFileError]:
 
 #: stands for a line longer than LINE_LIMIT: a lone surrogate no decoded file holds
 #: (surrogateescape gives 0xdc80-0xdcff only)
-_LONG = "\udc00"
+_LONG = chr(0xDC00)  # chr(): mypyc takes no surrogate literals
 _CHUNK = 1 << 16
 
 
@@ -226,10 +226,14 @@ def _blocks(fh: IO[str]) -> Iterator[list[str]]:
         yield [_LONG if long else carry]
 
 
+#: the range surrogateescape maps undecodable bytes to
+_ESCAPED_LOW, _ESCAPED_HIGH = chr(0xDC80), chr(0xDCFF)
+
+
 def _bad_byte(text: str) -> str:
     """The reason to refuse a line holding a byte that is not UTF-8 ("" if none)."""
     for ch in text:
-        if "\udc80" <= ch <= "\udcff":
+        if _ESCAPED_LOW <= ch <= _ESCAPED_HIGH:
             return f"byte 0x{ord(ch) - 0xDC00:02x} is not UTF-8"
     return ""
 
