@@ -55,11 +55,20 @@ def test_huge_bodies(api: Api) -> None:
     assert_error_shape(got, 413)
     assert got.json()["error"] == "too_large"
 
-    def chunks() -> Any:  # no Content-Length: read until the limit, then refused
-        for _ in range(100):
+    def chunks(count: int = 100) -> Any:  # no Content-Length: read until the limit, refused
+        for _ in range(count):
             yield b"x" * 4096
 
+    got = api.client.post("/api/v1/accounts", content=chunks(),
+                          headers={"Content-Type": "application/json",
+                                   "Authorization": f"Bearer {token}"})
+    assert_error_shape(got, 413)
+    # a new game may carry a variant file: up to 1 MiB there, and no more
     got = api.client.post("/api/v1/games", content=chunks(),
+                          headers={"Content-Type": "application/json",
+                                   "Authorization": f"Bearer {token}"})
+    assert_error_shape(got, 400)
+    got = api.client.post("/api/v1/games", content=chunks(300),
                           headers={"Content-Type": "application/json",
                                    "Authorization": f"Bearer {token}"})
     assert_error_shape(got, 413)

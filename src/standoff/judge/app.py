@@ -5,8 +5,9 @@ schema (idempotent, and locked, so any number of processes may do it at once)
 and starts its scheduler thread; on shutdown it stops the scheduler, letting a
 phase being processed finish, and closes the database.
 
-Routes live one module per concern (accounts, games, orders, history); the
-next ones (press, votes) add a module and one ``include_router`` line here.
+Routes live one module per concern (accounts, games, orders, history, press,
+votes). With SMTP settings the app also runs a mail thread (``mail.Mailer``),
+listening to the judge's events.
 """
 
 from __future__ import annotations
@@ -20,11 +21,12 @@ from starlette.concurrency import run_in_threadpool
 
 from standoff import __version__
 
-from . import accounts, games, history, orders
+from . import accounts, games, history, orders, press, votes
 from .context import Judge
 from .db import Database
 from .docs import install_docs
 from .errors import BodyLimit, install_error_handlers
+from .mail import Mailer
 from .scheduler import Scheduler
 from .settings import Settings
 
@@ -42,25 +44,33 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     judge = Judge(settings, db)
     scheduler = Scheduler(judge)
     judge.wake = scheduler.wake
+    mailer = Mailer(judge) if settings.mail_enabled else None
+    if mailer is not None:
+        judge.listeners.append(mailer.on_event)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await run_in_threadpool(db.migrate)
         if settings.scheduler:
             scheduler.start()
+        if mailer is not None:
+            mailer.start()
         try:
             yield
         finally:
             await run_in_threadpool(scheduler.stop)
+            if mailer is not None:
+                await run_in_threadpool(mailer.stop)
             db.dispose()
 
     app = FastAPI(title="standoff judge", version=__version__, description=DESCRIPTION,
                   docs_url=None, redoc_url=None, lifespan=lifespan)
     app.state.judge = judge
     app.state.scheduler = scheduler
+    app.state.mailer = mailer
     install_error_handlers(app)
     install_docs(app)
-    for module in (accounts, games, orders, history):
+    for module in (accounts, games, orders, history, press, votes):
         app.include_router(module.router)
 
     @app.get("/", include_in_schema=False)
@@ -73,5 +83,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """The server is up: its version and database kind."""
         return {"ok": True, "version": __version__, "database": db.dialect}
 
-    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    # a new game may carry a designer's variant file: a larger body there only
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes,
+                       larger={("POST", "/api/v1/games"): settings.max_variant_bytes})
     return app

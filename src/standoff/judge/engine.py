@@ -15,7 +15,9 @@ engine's reason.
 from __future__ import annotations
 
 import logging
+import threading
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from standoff import (
@@ -29,10 +31,14 @@ from standoff import (
     Position,
     StandoffError,
     Variant,
+    VariantSource,
     available_variants,
+    check_variant,
     game_report,
     legal_orders,
     load_variant,
+    register_variant,
+    variant_from_text,
 )
 
 from .errors import ApiError, invalid
@@ -61,6 +67,8 @@ class Processed:
     record: dict[str, Any]
     #: the results report of the phase (:func:`standoff.game_report`), as data
     report: dict[str, Any] | None
+    #: the same report as text (what the results mail says)
+    report_text: str | None
     phase: str
     kind: str
     to_order: list[str]
@@ -187,17 +195,19 @@ def process(state: dict[str, Any], orders: dict[str, list[str]]) -> Processed:
     }
     phase, kind = game.phase_name, KINDS[game.position.phase.kind.value]
     new = _state(game)
-    return Processed(new, record, _report(game), phase, kind,
+    report, report_text = _report(game)
+    return Processed(new, record, report, report_text, phase, kind,
                      [] if game.is_over else game.powers_to_order(), new.get("outcome"))
 
 
-def _report(game: Game) -> dict[str, Any] | None:
-    """The phase's results report (:func:`standoff.game_report`), as data."""
+def _report(game: Game) -> tuple[dict[str, Any] | None, str | None]:
+    """The phase's results report (:func:`standoff.game_report`), as data and as text."""
     try:
-        return game_report(game).to_dict()
+        report = game_report(game)
+        return report.to_dict(), report.to_text()
     except Exception:  # a report is a courtesy: it never stops a phase
         log.exception("the results report of %s failed", game.history[-1].position.phase)
-        return None
+        return None, None
 
 
 def declare_draw(state: dict[str, Any], powers: list[str] | None = None) -> dict[str, Any]:
@@ -208,6 +218,19 @@ def declare_draw(state: dict[str, Any], powers: list[str] | None = None) -> dict
     except StandoffError as exc:
         raise ApiError(409, str(exc)) from exc
     return _state(game)
+
+
+def concede(state: dict[str, Any], winner: str) -> dict[str, Any]:
+    """The state ended with ``winner`` winning: the others conceded it the game.
+    The engine's outcome is an ordinary win (its JSON form, read back by the core)."""
+    game = _load(state)
+    if game.is_over:
+        raise ApiError(409, "the game is over")
+    try:
+        won = Game.from_dict({**game.to_dict(), "outcome": {"winner": winner}})
+    except StandoffError as exc:
+        raise invalid(str(exc)) from exc
+    return _state(won)
 
 
 def surviving_powers(state: dict[str, Any]) -> list[str]:
@@ -242,3 +265,106 @@ def rule_options() -> list[tuple[str, list[str], str, str]]:
         ordered = [default[name], *[v for v in values if v != default[name]]]
         out.append((name, ordered, issue, text))
     return out
+
+
+# -- names ----------------------------------------------------------------------------
+
+@cache
+def power_names(variant_name: str) -> dict[str, str]:
+    """Each power's id and its name as players read it (``france``: ``France``)."""
+    return {pid: p.name for pid, p in variant(variant_name).powers.items()}
+
+
+def variant_title(variant_name: str) -> str:
+    return variant(variant_name).title
+
+
+def bundled_variant(name: str) -> Variant:
+    """A variant shipped with standoff, by name or alias (an uploaded variant known to
+    this process is not one: a game names it through its own file)."""
+    if name.strip().lower() not in available_variants():
+        known = ", ".join(i.name for i in variants())
+        raise invalid(f"unknown variant {name!r} (known: {known}; or send your own as "
+                      "variant_file)")
+    return variant(name)
+
+
+# -- designers' variant files ---------------------------------------------------------
+
+#: where an uploaded variant says it came from (in the engine's messages)
+UPLOAD_PATH = "uploaded variant file"
+#: the longest variant or power name the judge's tables hold
+MAX_NAME = 40
+
+
+@dataclass(frozen=True)
+class Upload:
+    """A designer's variant file that passed the engine's checks."""
+
+    name: str
+    #: its name and aliases, lower case: the names it takes on this judge
+    keys: tuple[str, ...]
+    text: str
+    sha256: str
+
+
+def upload_variant(text: str) -> Upload:
+    """Read a designer's variant file with the core's own loader (as ``standoff new
+    --variant-file`` does) and check it as ``standoff check-variant`` does; 422
+    ``illegal`` with every problem found (``problems``) when it cannot be played.
+    Registers nothing (see :func:`adopt_variant`)."""
+    try:
+        v = variant_from_text(text, UPLOAD_PATH)
+    except StandoffError as exc:
+        raise ApiError(422, f"the variant file cannot be read: {exc}", problems=[str(exc)]
+                       ) from exc
+    except RecursionError as exc:
+        raise ApiError(422, "the variant file is nested too deeply",
+                       problems=["nested too deeply"]) from exc
+    problems = list(check_variant(v))
+    bundled = available_variants()
+    for n in (v.name, *v.aliases):
+        if n.lower() in bundled:
+            problems.append(f"it calls its variant {n!r}, the name of a bundled variant: "
+                            "give it a name of its own ([variant] name, aliases)")
+        if len(n) > MAX_NAME:
+            problems.append(f"the name {n[:MAX_NAME]!r}... is longer than {MAX_NAME} characters")
+    problems += [f"the power id {p[:MAX_NAME]!r}... is longer than {MAX_NAME} characters"
+                 for p in v.powers if len(p) > MAX_NAME]
+    if problems:
+        raise ApiError(422, f"the variant file has {len(problems)} problem(s), the first: "
+                            f"{problems[0]}", problems=problems)
+    source = VariantSource(UPLOAD_PATH, text)
+    keys = tuple(dict.fromkeys(n.lower() for n in (v.name, *v.aliases)))
+    return Upload(v.name, keys, text, source.digest)
+
+
+_adopted: dict[str, Variant] = {}
+_adopting = threading.Lock()
+
+
+def adopt_variant(text: str, sha256: str) -> None:
+    """Make an uploaded variant known to this process's engine by its name (games and
+    positions name their variant), once per text. The judge gives each name one
+    text (``variant_names``), so a name never changes meaning under a game."""
+    if sha256 in _adopted:
+        return
+    with _adopting:
+        if sha256 in _adopted:
+            return
+        v = variant_from_text(text, UPLOAD_PATH)
+        register_variant(v)
+        power_names.cache_clear()
+        _adopted[sha256] = v
+
+
+# -- for scripted players -------------------------------------------------------------
+
+def army_map(variant_name: str) -> tuple[list[str], dict[str, list[str]]]:
+    """(every supply centre, where an army may move from each province), upper case
+    as orders write them: what a scripted player needs to plan a land campaign."""
+    v = variant(variant_name)
+    board = v.board
+    links = {loc.upper(): sorted(n.upper() for n in near)
+             for loc, near in board.army_links.items()}
+    return sorted(c.upper() for c in board.supply_centres), links

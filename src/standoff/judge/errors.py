@@ -84,7 +84,8 @@ def error_response(status: int, detail: str, headers: Mapping[str, str] | None =
 
 #: the error answers each route may give, for the OpenAPI description
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
-    s: {"model": ErrorBody, "description": CODES[s]} for s in (400, 401, 403, 404, 409, 422)
+    s: {"model": ErrorBody, "description": CODES[s]} for s in (400, 401, 403, 404, 409, 422,
+                                                                429)
 }
 
 
@@ -153,14 +154,18 @@ class BodyLimit:
     The (small) body is then handed to the app whole.
     """
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(self, app: ASGIApp, limit: int,
+                 larger: Mapping[tuple[str, str], int] | None = None) -> None:
         self.app = app
-        self.limit = limit
+        self.default = limit
+        #: (method, path) -> its own limit
+        self.larger = dict(larger or {})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
             await self.app(scope, receive, send)
             return
+        limit = self.larger.get((scope["method"], scope["path"].rstrip("/")), self.default)
         for name, value in scope["headers"]:
             if name == b"content-length":
                 try:
@@ -168,8 +173,8 @@ class BodyLimit:
                 except ValueError:
                     await self._refuse(scope, receive, send, 400, "Content-Length is not a number")
                     return
-                if declared > self.limit:
-                    await self._refuse(scope, receive, send, 413, self._too_large())
+                if declared > limit:
+                    await self._refuse(scope, receive, send, 413, self._too_large(limit))
                     return
         chunks: list[bytes] = []
         size = 0
@@ -179,8 +184,8 @@ class BodyLimit:
                 return
             chunk = message.get("body", b"")
             size += len(chunk)
-            if size > self.limit:
-                await self._refuse(scope, receive, send, 413, self._too_large())
+            if size > limit:
+                await self._refuse(scope, receive, send, 413, self._too_large(limit))
                 return
             chunks.append(chunk)
             if not message.get("more_body", False):
@@ -197,8 +202,9 @@ class BodyLimit:
 
         await self.app(scope, replay, send)
 
-    def _too_large(self) -> str:
-        return f"the request body is larger than {self.limit // 1024} KiB"
+    @staticmethod
+    def _too_large(limit: int) -> str:
+        return f"the request body is larger than {limit // 1024} KiB"
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send, status: int,
                       detail: str) -> None:

@@ -29,7 +29,7 @@ from .context import Judge, judge
 from .db import utcnow
 from .errors import ERROR_RESPONSES, ApiError, conflict, forbidden, not_found
 from .models import Game, PendingOrders, Seat, User
-from .processing import lock_game, request_processing, start_game
+from .processing import lock_game, remind_time, request_processing, start_game
 from .schemas import (
     ExtendIn,
     GameId,
@@ -42,6 +42,7 @@ from .schemas import (
     SeatOut,
     VariantOut,
 )
+from .uploads import game_variant
 
 router = APIRouter(prefix="/api/v1", tags=["games"], responses=ERROR_RESPONSES)
 
@@ -113,7 +114,8 @@ def game_out(s: Session, game: Game, who: Caller) -> GameOut:
         remaining=game.paused_remaining, turn=game.turn,
         master=names.get(game.master_id) if not game.anonymous or is_master else None,
         your_power=mine.power if mine is not None else None,
-        invite=game.invite_code if is_master else None, created_at=game.created_at)
+        invite=game.invite_code if is_master else None, created_at=game.created_at,
+        variant_sha256=game.variant_sha256)
 
 
 _STATUSES: dict[str, Status] = {"forming": "forming", "active": "active",
@@ -144,23 +146,27 @@ def list_options() -> list[OptionOut]:
 
 @router.post("/games", status_code=201, response_model=GameOut)
 def create_game(body: GameIn, who: CallerDep, j: JudgeDep) -> GameOut:
-    """Create a game; the caller is its master (and may also take a seat)."""
-    v = engine.variant(body.variant)
+    """Create a game; the caller is its master (and may also take a seat). The game
+    plays a bundled variant, or a designer's variant file sent as ``variant_file``
+    (checked as ``standoff check-variant`` does: 422 with the problems)."""
     options = engine.check_options(body.options or {})
     deadlines = dict(j.settings.default_deadlines)
     if body.deadlines is not None:
         deadlines.update({k: s for k, s in body.deadlines.model_dump().items() if s is not None})
-    state = engine.new_state(v.name, options)
-    phase, _ = engine.phase_of(state)
     now = utcnow()
     with j.db.write() as s:
-        game = Game(name=body.name, variant=v.name, options=options, press=body.press,
+        chosen = game_variant(s, body.variant, body.variant_file, now)
+        state = engine.new_state(chosen.name, options)
+        phase, _ = engine.phase_of(state)
+        game = Game(name=body.name, variant=chosen.name, options=options, press=body.press,
                     anonymous=body.anonymous, private=body.private,
                     invite_code=secrets.token_urlsafe(12) if body.private else None,
                     master_id=who.user_id, status="forming", turn=0, phase=phase, state=state,
                     to_order=[], deadlines=deadlines, deadline=None, paused=False,
                     paused_remaining=None, process_requested=False, outcome=None,
-                    created_at=now, started_at=None, finished_at=None)
+                    created_at=now, started_at=None, finished_at=None,
+                    variant_file=chosen.text, variant_sha256=chosen.sha256, remind_at=None,
+                    reminded_turn=None)
         s.add(game)
         s.flush()
         return game_out(s, game, who)
@@ -239,10 +245,10 @@ def take_seat(game_id: GameId, body: SeatIn, who: CallerDep, j: JudgeDep) -> Sea
                 raise conflict(f"game {game_id} is full")
             power = secrets.choice(free)
         s.add(Seat(game_id=game_id, power=power, user_id=who.user_id, ready_turn=None, nmr=0,
-                   joined_at=now))
+                   joined_at=now, draw_vote=False, concede_to=None))
         started = len(seats) + 1 == len(everyone)
         if started:
-            start_game(game, now)
+            start_game(game, now, j.settings)
         starting = game.process_requested
         turn = game.turn
     if started:
@@ -268,17 +274,23 @@ def _master_change(j: Judge, game_id: int, who: Caller, action: str,
                 raise conflict(f"game {game_id} is already paused")
             left = (game.deadline - now).total_seconds() if game.deadline is not None else 0.0
             game.paused, game.paused_remaining, game.deadline = True, max(left, 0.0), None
+            game.remind_at = None
         elif action == "resume":
             if not game.paused:
                 raise conflict(f"game {game_id} is not paused")
             left = game.paused_remaining or 0.0
             game.paused, game.paused_remaining = False, None
             game.deadline = now + timedelta(seconds=left)
+            game.remind_at = remind_time(j.settings, game, engine.phase_of(game.state)[1],
+                                         game.deadline)
         elif action == "extend":
             if game.paused:
                 game.paused_remaining = (game.paused_remaining or 0.0) + seconds
             else:
+                before = game.deadline
                 game.deadline = max(game.deadline or now, now) + timedelta(seconds=seconds)
+                if game.remind_at is not None and before is not None:
+                    game.remind_at += game.deadline - before
         elif action == "process":
             game.process_requested = True
         else:  # pragma: no cover - the routes name every action

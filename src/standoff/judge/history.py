@@ -40,7 +40,8 @@ def phases(game_id: GameId, who: CallerDep, j: JudgeDep,
                          .order_by(PhaseRecord.turn)).all()
         return [PhaseOut(phase=r.phase, position=r.position, orders=r.orders, results=r.results,
                          events=[str(e) for e in r.events], report=r.report,
-                         processed_at=r.processed_at) for r in rows]
+                         report_text=r.report_text, processed_at=r.processed_at)
+                for r in rows]
 
 
 @router.get("/games/{game_id}/map.svg", response_class=Response,
@@ -69,3 +70,16 @@ def map_svg(game_id: GameId, who: CallerDep, j: JudgeDep,
     svg = engine.render_svg(position, drawn if orders else None, results if orders else None,
                             title=title)
     return Response(svg, media_type="image/svg+xml")
+
+
+@router.get("/games/{game_id}/variant.toml", response_class=Response,
+            responses={200: {"content": {"application/toml": {}}}})
+def variant_file(game_id: GameId, who: CallerDep, j: JudgeDep) -> Response:
+    """The designer's variant file a game plays (404 for a bundled variant)."""
+    with j.db.read() as s:
+        game = get_game(s, game_id)
+        require_view(game, who, seats_of(s, game_id))
+        if game.variant_file is None:
+            raise not_found(f"game {game_id} plays the bundled variant {game.variant!r}")
+        return Response(game.variant_file, media_type="application/toml",
+                        headers={"X-Variant-SHA256": game.variant_sha256 or ""})

@@ -17,6 +17,14 @@ Design points:
 * ``seats.ready_turn`` is the turn a power declared itself ready for, so the
   flags of the previous phase lapse by themselves when ``turn`` moves on.
 * ``phases`` keeps every processed phase (position, all orders, results).
+* press: ``messages`` with one ``message_recipients`` row per addressed power
+  (indexed by game and power, so "what may this power read" is one indexed
+  query), ``message_reads`` holding each reader's read marker per conversation.
+* votes live on the seat (``draw_vote``, ``concede_to``): they belong to the
+  power, stand until withdrawn, and are read under the game's row lock.
+* a designer's variant: the game keeps the whole text and its digest;
+  ``variant_names`` gives each uploaded variant name (and alias) to one text
+  for the whole judge, because the engine finds a variant by its name.
 """
 
 from __future__ import annotations
@@ -31,10 +39,13 @@ from sqlalchemy import (
     Dialect,
     Float,
     ForeignKey,
+    Index,
     Integer,
     String,
+    Text,
     TypeDecorator,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -136,6 +147,13 @@ class Game(Base):
     created_at: Mapped[datetime]
     started_at: Mapped[datetime | None]
     finished_at: Mapped[datetime | None]
+    #: a designer's variant file (TOML text) the game plays, and its SHA-256
+    variant_file: Mapped[str | None] = mapped_column(Text)
+    variant_sha256: Mapped[str | None] = mapped_column(String(64))
+    #: when to remind the powers that have not ordered (None: no reminder due)
+    remind_at: Mapped[datetime | None] = mapped_column(index=True)
+    #: the turn whose reminder has been claimed (by one process, once)
+    reminded_turn: Mapped[int | None] = mapped_column(Integer)
 
 
 class Seat(Base):
@@ -151,6 +169,10 @@ class Seat(Base):
     #: phases in which this power had something to do and sent nothing
     nmr: Mapped[int] = mapped_column(Integer)
     joined_at: Mapped[datetime]
+    #: votes for a shared draw; stands until withdrawn
+    draw_vote: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    #: the power this one concedes the game to; stands until withdrawn
+    concede_to: Mapped[str | None] = mapped_column(String(40))
 
 
 class PendingOrders(Base):
@@ -176,6 +198,65 @@ class PhaseRecord(Base):
     orders: Mapped[dict[str, Any]]
     results: Mapped[list[Any]]
     events: Mapped[list[Any]]
-    #: the phase's results report (``standoff.report``), when the engine has one
+    #: the phase's results report (:func:`standoff.game_report`)
     report: Mapped[dict[str, Any] | None]
     processed_at: Mapped[datetime]
+    #: the same report as the text of the results mail
+    report_text: Mapped[str | None] = mapped_column(Text)
+
+
+class Message(Base):
+    """One press message. ``sender_power`` is None for the game master's notices;
+    ``conversation`` names its participants (``"all"`` for public press, else the
+    sorted sender and recipients joined by commas) so read markers and unread
+    counts are per conversation."""
+
+    __tablename__ = "messages"
+    __table_args__ = (Index("ix_messages_sender_sent", "sender_id", "sent_at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    turn: Mapped[int] = mapped_column(Integer)
+    phase: Mapped[str] = mapped_column(String(20))
+    sender_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    sender_power: Mapped[str | None] = mapped_column(String(40))
+    public: Mapped[bool] = mapped_column(Boolean)
+    conversation: Mapped[str] = mapped_column(String(600))
+    body: Mapped[str] = mapped_column(Text)
+    sent_at: Mapped[datetime]
+
+
+class MessageRecipient(Base):
+    """A power a private or group message is addressed to."""
+
+    __tablename__ = "message_recipients"
+    __table_args__ = (Index("ix_message_recipients_game_power", "game_id", "power"),)
+
+    message_id: Mapped[int] = mapped_column(ForeignKey("messages.id", ondelete="CASCADE"),
+                                            primary_key=True)
+    power: Mapped[str] = mapped_column(String(40), primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+
+
+class MessageRead(Base):
+    """How far a reader has read one conversation of a game (a message id)."""
+
+    __tablename__ = "message_reads"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    conversation: Mapped[str] = mapped_column(String(600), primary_key=True)
+    last_read_id: Mapped[int] = mapped_column(Integer)
+
+
+class VariantName(Base):
+    """An uploaded variant's name or alias, and the one text (by digest) it means
+    on this judge."""
+
+    __tablename__ = "variant_names"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    sha256: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime]

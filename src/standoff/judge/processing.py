@@ -33,6 +33,7 @@ import os
 import sys
 import time
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
@@ -41,6 +42,7 @@ from . import engine
 from .context import Judge
 from .db import utcnow
 from .models import Game, PendingOrders, PhaseRecord, Seat
+from .settings import Settings
 
 log = logging.getLogger("standoff.judge")
 
@@ -64,7 +66,18 @@ def clock_for(game: Game, kind: str, now: datetime) -> tuple[datetime | None, fl
     return now + timedelta(seconds=seconds), None
 
 
-def start_game(game: Game, now: datetime) -> None:
+def remind_time(settings: Settings, game: Game, kind: str,
+                deadline: datetime | None) -> datetime | None:
+    """When the powers that have not ordered get their reminder: some time before
+    ``deadline`` (see ``Settings.reminder_before``); None without a running clock
+    or with reminders off."""
+    before = settings.reminder_before(float(game.deadlines.get(kind, 24 * 3600)))
+    if deadline is None or before <= 0:
+        return None
+    return deadline - timedelta(seconds=before)
+
+
+def start_game(game: Game, now: datetime, settings: Settings) -> None:
     """Every power is seated: the first phase begins and its clock runs."""
     phase, kind = engine.phase_of(game.state)
     game.status = "active"
@@ -72,7 +85,37 @@ def start_game(game: Game, now: datetime) -> None:
     game.to_order = engine.powers_to_order(game.state)
     game.started_at = now
     game.deadline, game.paused_remaining = clock_for(game, kind, now)
+    game.remind_at = remind_time(settings, game, kind, game.deadline)
     game.process_requested = not game.to_order
+
+
+def vote_outcome(state: dict[str, Any], seats: dict[str, Seat]
+                 ) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """The game ended by its players' votes, if they say so: (new state, outcome).
+
+    Only surviving powers' votes count (an eliminated power's standing vote
+    lapses). Every other survivor conceding to one survivor makes that power the
+    winner; otherwise every survivor voting draw ends it in a draw shared by all
+    of them. A concession is looked at first: it is the narrower agreement.
+    """
+    alive = engine.surviving_powers(state)
+    if len(alive) < 2:
+        return None
+    for winner in alive:
+        rest = [p for p in alive if p != winner]
+        if all(p in seats and seats[p].concede_to == winner for p in rest):
+            return engine.concede(state, winner), {"winner": winner, "by": "concession"}
+    if all(p in seats and seats[p].draw_vote for p in alive):
+        new = engine.declare_draw(state, alive)
+        return new, {**(new.get("outcome") or {"draw": alive}), "by": "draw vote"}
+    return None
+
+
+def finish_values(outcome: dict[str, Any], now: datetime) -> dict[str, object]:
+    """The columns of a game that has just ended."""
+    return {"status": "finished", "outcome": outcome, "deadline": None, "paused": False,
+            "paused_remaining": None, "finished_at": now, "to_order": [],
+            "process_requested": False, "remind_at": None}
 
 
 def process_phase(j: Judge, game_id: int, turn: int | None = None, *,
@@ -110,7 +153,7 @@ def _process_once(j: Judge, game_id: int, turn: int | None, wait: bool,
         s.add(PhaseRecord(game_id=game_id, turn=current, phase=rec["phase"],
                           position=rec["position"], orders=rec["orders"],
                           results=rec["results"], events=rec["events"], report=result.report,
-                          processed_at=now))
+                          report_text=result.report_text, processed_at=now))
         missed = [p for p in game.to_order if not orders.get(p)]
         if missed:
             s.execute(update(Seat).where(Seat.game_id == game_id, Seat.power.in_(missed))
@@ -121,13 +164,18 @@ def _process_once(j: Judge, game_id: int, turn: int | None, wait: bool,
             "turn": current + 1, "state": result.state, "phase": result.phase,
             "to_order": result.to_order, "process_requested": False,
         }
-        if result.outcome is not None:
-            values.update(status="finished", outcome=result.outcome, deadline=None,
-                          paused=False, paused_remaining=None, finished_at=now,
-                          to_order=[])
+        outcome = result.outcome
+        if outcome is None:
+            # an elimination this phase may have made the standing votes unanimous
+            voted = vote_outcome(result.state, {p: seat for p, seat in _seats(s, game_id)})
+            if voted is not None:
+                values["state"], outcome = voted
+        if outcome is not None:
+            values.update(finish_values(outcome, now))
         else:
             deadline, remaining = clock_for(game, result.kind, now)
             values.update(deadline=deadline, paused_remaining=remaining,
+                          remind_at=remind_time(j.settings, game, result.kind, deadline),
                           process_requested=not result.to_order)
         claimed = s.execute(update(Game).where(Game.id == game_id, Game.turn == current)
                             .values(**values)).rowcount  # type: ignore[attr-defined]
@@ -136,11 +184,15 @@ def _process_once(j: Judge, game_id: int, turn: int | None, wait: bool,
                                "transaction")
         _test_delay(game_id, current)
     log.info("game %s: processed %s (turn %s)%s", game_id, rec["phase"], current,
-             f", game over: {result.outcome}" if result.outcome else "")
+             f", game over: {outcome}" if outcome else "")
     j.notify("phase_processed", game_id, turn=current, phase=rec["phase"])
-    if result.outcome is not None:
-        j.notify("game_finished", game_id, outcome=result.outcome)
+    if outcome is not None:
+        j.notify("game_finished", game_id, outcome=outcome)
     return True
+
+
+def _seats(s: Session, game_id: int) -> list[tuple[str, Seat]]:
+    return [(seat.power, seat) for seat in s.scalars(select(Seat).where(Seat.game_id == game_id))]
 
 
 def _test_delay(game_id: int, turn: int) -> None:

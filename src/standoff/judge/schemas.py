@@ -45,7 +45,13 @@ class DeadlinesIn(Request):
 
 
 class GameIn(Request):
-    variant: Annotated[str, StringConstraints(min_length=1, max_length=40)]
+    variant: Annotated[str, StringConstraints(min_length=1, max_length=40)] | None = Field(
+        default=None, description="a bundled variant (GET /api/v1/variants); may be left "
+        "out when variant_file is given (else it must be that file's variant name)")
+    variant_file: Annotated[str, StringConstraints(min_length=1, max_length=1024 * 1024)] \
+        | None = Field(default=None, description="a designer's variant file (the TOML text "
+                       "that `standoff check-variant` checks); checked on upload (422 with "
+                       "the problems), kept with the game and played")
     name: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
     options: dict[str, Any] | None = Field(default=None, description="rule options "
                                            "(GET /api/v1/options lists them)")
@@ -71,6 +77,29 @@ class ReadyIn(Request):
 
 class ExtendIn(Request):
     seconds: Seconds
+
+
+PowerName = Annotated[str, StringConstraints(max_length=40)]
+
+
+class MessageIn(Request):
+    to: Annotated[list[PowerName], Field(max_length=40)] | Literal["all"] = Field(
+        description='the powers to write to (private or group press), or "all" (public)')
+    body: Annotated[str, StringConstraints(max_length=20000)]
+
+
+class ReadIn(Request):
+    conversation: Annotated[str, StringConstraints(max_length=600)] | None = Field(
+        default=None, description="the conversation to mark read (default: all of them)")
+    up_to: Annotated[int, Field(ge=0, le=2**31 - 1)] | None = Field(
+        default=None, description="the last message id read (default: the latest)")
+
+
+class VoteIn(Request):
+    draw: bool | None = Field(default=None, description="vote for (or withdraw from) a "
+                              "draw shared by every surviving power")
+    concede: PowerName | None = Field(default=None, description="concede the game to this "
+                                      "power (null: withdraw the concession)")
 
 
 class AccountOut(BaseModel):
@@ -148,6 +177,8 @@ class GameOut(BaseModel):
     your_power: str | None
     invite: str | None = Field(default=None, description="the invite code (master only)")
     created_at: datetime
+    variant_sha256: str | None = Field(default=None, description="SHA-256 of the designer's "
+                                       "variant file the game plays (GET .../variant.toml)")
 
 
 class SeatOut(BaseModel):
@@ -174,7 +205,48 @@ class PhaseOut(BaseModel):
     results: list[dict[str, Any]]
     events: list[str]
     report: dict[str, Any] | None = None
+    report_text: str | None = Field(default=None, description="the report as the "
+                                    "results mail's text")
     processed_at: datetime
+
+
+class MessageOut(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+
+    id: int
+    sender: str = Field(alias="from", description='the sending power, or "master"')
+    to: list[str] | Literal["all"]
+    body: str
+    phase: str = Field(description="the phase it was sent in")
+    sent_at: datetime
+    conversation: str = Field(description='"all", or its powers joined by commas')
+    mine: bool = Field(description="the caller sent it")
+    unread: bool = Field(description="after the caller's read marker, and not the caller's")
+
+
+class ConversationOut(BaseModel):
+    conversation: str
+    powers: list[str] = Field(description="its participants (empty: public press)")
+    messages: int
+    unread: int
+    last_id: int
+    last_at: datetime
+    read_up_to: int = Field(description="the caller's read marker (a message id)")
+
+
+class VoteOut(BaseModel):
+    power: str
+    draw: bool
+    concede: str | None
+    status: str = Field(description="the game's status after the vote")
+    outcome: dict[str, Any] | None
+
+
+class VotesOut(BaseModel):
+    """Every power's standing votes, shown once the game is over."""
+
+    votes: dict[str, dict[str, Any]]
+    outcome: dict[str, Any] | None
 
 
 #: a game's id in a path: a positive 32-bit integer (anything else is 400, not a

@@ -62,11 +62,55 @@ class Settings:
     #: even a power cut; about 10 ms per write on this machine's disk) or NORMAL (WAL
     #: commits survive a killed process but maybe not a power cut; about 2 ms)
     sqlite_synchronous: str = "FULL"
+    #: request bodies of ``POST /api/v1/games`` (which may carry a designer's variant
+    #: file) may be this large
+    max_variant_bytes: int = 1024 * 1024
+    #: press: at most this many messages per account within the window (429 after)
+    press_max_messages: int = 30
+    press_window_seconds: int = 60
+    #: press: the longest message body, in characters
+    press_max_chars: int = 5000
+    #: e-mail: nothing is sent unless ``smtp_host`` is set
+    smtp_host: str = ""
+    smtp_port: int = 25
+    #: the From address (default: standoff@ the server's host name)
+    smtp_from: str = ""
+    smtp_user: str = ""
+    smtp_password: str = ""
+    #: upgrade the connection with STARTTLS before logging in (port 587, typically)
+    smtp_starttls: bool = False
+    smtp_timeout: float = 30.0
+    #: a mail that fails is tried this many times in all, waiting this long (doubling)
+    mail_attempts: int = 4
+    mail_retry_seconds: float = 30.0
+    #: deadline reminders go to the powers that have not submitted orders this long
+    #: before the deadline, or this fraction of the phase's time if that is shorter
+    #: (a one-hour phase is reminded 15 minutes before); 0 turns reminders off
+    reminder_seconds: int = 6 * 3600
+    reminder_fraction: float = 0.25
+    #: the judge's address as players reach it, for links in mails (optional)
+    public_url: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "database_url", normalise_database_url(self.database_url))
         if self.sqlite_synchronous.upper() not in ("FULL", "NORMAL"):
             raise ValueError("STANDOFF_SQLITE_SYNCHRONOUS must be FULL or NORMAL")
+        if not 0 <= self.reminder_fraction <= 1:
+            raise ValueError("STANDOFF_REMINDER_FRACTION must be between 0 and 1")
+        if self.mail_attempts < 1:
+            raise ValueError("STANDOFF_MAIL_ATTEMPTS must be at least 1")
+
+    @property
+    def mail_enabled(self) -> bool:
+        """Mail is sent only when an SMTP server is configured."""
+        return bool(self.smtp_host)
+
+    def reminder_before(self, phase_seconds: float) -> float:
+        """How many seconds before the deadline a phase of this length is reminded
+        (0: never)."""
+        if self.reminder_seconds <= 0 or self.reminder_fraction <= 0:
+            return 0.0
+        return min(float(self.reminder_seconds), self.reminder_fraction * phase_seconds)
 
     def with_(self, **changes: Any) -> Settings:
         return replace(self, **changes)

@@ -1,0 +1,279 @@
+"""Routes for press: messages between the powers of a game, read markers, unread counts.
+
+Who may write what (``games.press``):
+
+* ``full``: private (one power), group (several) and public (``"all"``) press;
+* ``public``: only ``"all"``;
+* ``none``: no press from the players. The game master may still post public
+  notices (a deadline moved, a rule explained): a judge needs a way to speak
+  to the table, and a notice to everyone carries no diplomacy.
+
+Players write as their power; a master who plays no power writes as
+``"master"`` (in ``full`` and ``public`` games under the same rules as the
+players). A power that is out of the game (no units, no centres) neither sends
+nor receives new private press: it still reads public press and everything it
+was sent before. Nothing is written before the game starts (powers are not all
+known); after it ends only public messages, from anyone in the game (the
+traditional end-of-game statements: there is nothing left to keep secret
+about, and nothing private is opened up either).
+
+Who reads what: a message is seen by its sender and its recipients only;
+public messages by everyone in the game (its players and master). Not even
+the master reads private press. Senders and recipients are named by power,
+never by account, so anonymous games stay anonymous.
+
+Conversations: every message belongs to one, named by its participants
+(``"all"`` for public press, else the sorted sender and recipients, e.g.
+``"england,france"``). Each reader has a read marker per conversation (the
+highest message id read); unread counts are the messages after it that the
+reader did not send. Message ids grow in the order messages are committed
+within a game (posting locks the game's row), so "everything after id N" never
+skips a message that commits late.
+
+Flooding: an account may post ``press_max_messages`` messages per
+``press_window_seconds`` (all games together); more is 429 with Retry-After.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Query
+from sqlalchemy import ColumnElement, func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from . import engine
+from .auth import Caller, caller
+from .context import Judge, judge
+from .db import utcnow
+from .errors import ERROR_RESPONSES, ApiError, conflict, forbidden, invalid, not_found
+from .games import get_game, seat_of, seats_of
+from .models import Game, Message, MessageRead, MessageRecipient
+from .processing import lock_game
+from .schemas import ConversationOut, GameId, MessageIn, MessageOut, ReadIn
+
+router = APIRouter(prefix="/api/v1", tags=["press"], responses=ERROR_RESPONSES)
+
+JudgeDep = Annotated[Judge, Depends(judge)]
+CallerDep = Annotated[Caller, Depends(caller)]
+
+MASTER = "master"
+PUBLIC = "all"
+#: control characters a message may not hold (tabs and line breaks are fine)
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def _member(s: Session, game: Game, who: Caller) -> str | None:
+    """The caller's power in the game (None: its master, playing no power); 403
+    for anyone else."""
+    seat = seat_of(seats_of(s, game.id), who.user_id)
+    if seat is not None:
+        return seat.power
+    if who.user_id == game.master_id:
+        return None
+    raise forbidden(f"only the players and master of game {game.id} read and write its press")
+
+
+def _visible(game_id: int, who: Caller, power: str | None) -> ColumnElement[bool]:
+    """The messages of the game the caller may read."""
+    cond: ColumnElement[bool] = Message.public.is_(True) | (Message.sender_id == who.user_id)
+    if power is not None:
+        cond = cond | Message.id.in_(select(MessageRecipient.message_id).where(
+            MessageRecipient.game_id == game_id, MessageRecipient.power == power))
+    return (Message.game_id == game_id) & cond
+
+
+def _recipients(game: Game, sender: str | None, to: list[str] | str) -> list[str]:
+    """The addressed powers, checked (400 for an unknown power or oneself)."""
+    if isinstance(to, str):
+        if to.strip().lower() != PUBLIC:
+            raise invalid(f"'to' is a list of powers or \"all\", not {to!r}")
+        return []
+    if not to:
+        raise invalid("'to' names no power: give a list of powers or \"all\"")
+    powers = sorted({engine.power_id(game.variant, name) for name in to})
+    if sender in powers:
+        raise invalid("you cannot write to your own power")
+    return powers
+
+
+def _check_press(game: Game, sender: str | None, recipients: list[str]) -> None:
+    """403 where the game's press mode forbids the message, 409 where the game's
+    state does (not started, over, a power out of the game)."""
+    public = not recipients
+    if game.status == "forming":
+        raise conflict(f"game {game.id} has not started: press opens when every power "
+                       "is seated")
+    if game.status == "finished":
+        if not public:
+            raise conflict(f"game {game.id} is over: only public messages now")
+        return
+    if game.press == "none" and not (sender is None and public):
+        raise forbidden(f"game {game.id} has no press" + (
+            ": its master may post public notices only" if sender is None else ""))
+    if game.press == "public" and not public:
+        raise forbidden(f"game {game.id} has public press only: send to \"all\"")
+    alive = set(engine.surviving_powers(game.state))
+    if sender is not None and sender not in alive:
+        raise conflict(f"{sender} is out of the game: it reads public press but writes "
+                       "no more")
+    gone = [p for p in recipients if p not in alive]
+    if gone:
+        raise conflict(f"{', '.join(gone)} {'is' if len(gone) == 1 else 'are'} out of the "
+                       "game and receive no more private press")
+
+
+def _throttle(s: Session, j: Judge, who: Caller) -> None:
+    window = j.settings.press_window_seconds
+    since = utcnow() - timedelta(seconds=window)
+    sent = s.scalar(select(func.count()).select_from(Message).where(
+        Message.sender_id == who.user_id, Message.sent_at > since)) or 0
+    if sent >= j.settings.press_max_messages:
+        raise ApiError(429, f"too many messages: at most {j.settings.press_max_messages} in "
+                            f"{window} seconds; wait a little", {"Retry-After": str(window)})
+
+
+def _out(m: Message, to: list[str], reads: dict[str, int], who: Caller) -> MessageOut:
+    return MessageOut.model_validate({
+        "id": m.id, "from": m.sender_power or MASTER, "to": PUBLIC if m.public else to,
+        "body": m.body, "phase": m.phase, "sent_at": m.sent_at,
+        "conversation": m.conversation, "mine": m.sender_id == who.user_id,
+        "unread": m.sender_id != who.user_id and m.id > reads.get(m.conversation, 0)})
+
+
+def _reads(s: Session, game_id: int, who: Caller) -> dict[str, int]:
+    return {c: n for c, n in s.execute(select(MessageRead.conversation, MessageRead.last_read_id)
+                                       .where(MessageRead.game_id == game_id,
+                                              MessageRead.user_id == who.user_id))}
+
+
+@router.post("/games/{game_id}/messages", status_code=201, response_model=MessageOut,
+             response_model_by_alias=True)
+def post_message(game_id: GameId, body: MessageIn, who: CallerDep, j: JudgeDep) -> MessageOut:
+    """Send a message to some powers (a list: private or group press) or to ``"all"``
+    (public press), as the game's press mode allows."""
+    text = body.body.strip()
+    if not text:
+        raise invalid("the message is empty")
+    if len(text) > j.settings.press_max_chars:
+        raise invalid(f"the message is longer than {j.settings.press_max_chars} characters")
+    if _CONTROL.search(text):
+        raise invalid("the message holds control characters")
+    with j.db.write() as s:
+        # the row lock orders the game's messages: ids grow in commit order
+        game = lock_game(s, game_id)
+        if game is None:
+            raise not_found(f"there is no game {game_id}")
+        sender = _member(s, game, who)
+        recipients = _recipients(game, sender, body.to)
+        _check_press(game, sender, recipients)
+        _throttle(s, j, who)
+        conversation = PUBLIC if not recipients else ",".join(
+            sorted({sender or MASTER, *recipients}))
+        message = Message(game_id=game_id, turn=game.turn, phase=game.phase, sender_id=who.user_id,
+                          sender_power=sender, public=not recipients, conversation=conversation,
+                          body=text, sent_at=utcnow())
+        s.add(message)
+        s.flush()
+        s.add_all(MessageRecipient(message_id=message.id, power=p, game_id=game_id)
+                  for p in recipients)
+        return _out(message, recipients, {}, who)
+
+
+@router.get("/games/{game_id}/messages", response_model=list[MessageOut],
+            response_model_by_alias=True)
+def list_messages(
+        game_id: GameId, who: CallerDep, j: JudgeDep,
+        since: Annotated[int, Query(ge=0, le=2**31 - 1,
+                                    description="only messages with a greater id")] = 0,
+        conversation: Annotated[str | None, Query(max_length=600, description=(
+            "only this conversation (\"all\", or powers joined by commas)"))] = None,
+        limit: Annotated[int, Query(ge=1, le=1000)] = 500) -> list[MessageOut]:
+    """The messages the caller sent or received (and public ones), oldest first;
+    each says whether it is unread by the caller."""
+    with j.db.read() as s:
+        game = get_game(s, game_id)
+        power = _member(s, game, who)
+        query = select(Message).where(_visible(game_id, who, power), Message.id > since)
+        if conversation is not None:
+            query = query.where(Message.conversation == _conversation_key(conversation))
+        messages = list(s.scalars(query.order_by(Message.id).limit(limit)))
+        to: dict[int, list[str]] = {}
+        for mid, p in s.execute(select(MessageRecipient.message_id, MessageRecipient.power)
+                                .where(MessageRecipient.message_id.in_(
+                                    [m.id for m in messages if not m.public]))
+                                .order_by(MessageRecipient.power)):
+            to.setdefault(mid, []).append(p)
+        reads = _reads(s, game_id, who)
+        return [_out(m, to.get(m.id, []), reads, who) for m in messages]
+
+
+def _conversation_key(text: str) -> str:
+    parts = sorted({p.strip().lower() for p in text.split(",") if p.strip()})
+    return ",".join(parts) if parts != [PUBLIC] else PUBLIC
+
+
+def _conversations(s: Session, game_id: int, who: Caller,
+                   power: str | None) -> list[ConversationOut]:
+    reads = _reads(s, game_id, who)
+    found: dict[str, ConversationOut] = {}
+    rows = s.execute(select(Message.id, Message.conversation, Message.sender_id, Message.sent_at)
+                     .where(_visible(game_id, who, power)).order_by(Message.id))
+    for mid, key, sender, at in rows:
+        c = found.get(key)
+        if c is None:
+            c = found[key] = ConversationOut(
+                conversation=key, powers=[] if key == PUBLIC else key.split(","),
+                messages=0, unread=0, last_id=0, last_at=at,
+                read_up_to=reads.get(key, 0))
+        c.messages += 1
+        c.last_id, c.last_at = mid, at
+        if sender != who.user_id and mid > reads.get(key, 0):
+            c.unread += 1
+    return sorted(found.values(), key=lambda c: -c.last_id)
+
+
+@router.get("/games/{game_id}/conversations", response_model=list[ConversationOut])
+def conversations(game_id: GameId, who: CallerDep, j: JudgeDep) -> list[ConversationOut]:
+    """The caller's conversations in the game, latest first, with unread counts."""
+    with j.db.read() as s:
+        game = get_game(s, game_id)
+        return _conversations(s, game_id, who, _member(s, game, who))
+
+
+@router.post("/games/{game_id}/messages/read", response_model=list[ConversationOut])
+def mark_read(game_id: GameId, body: ReadIn, who: CallerDep, j: JudgeDep
+              ) -> list[ConversationOut]:
+    """Mark a conversation (or, without one, every conversation) read up to a message
+    id (default: its latest). Markers only move forward. Answers the conversations
+    with their new unread counts."""
+    for attempt in range(3):
+        try:
+            with j.db.write() as s:
+                game = get_game(s, game_id)
+                power = _member(s, game, who)
+                current = {c.conversation: c for c in _conversations(s, game_id, who, power)}
+                keys = list(current)
+                if body.conversation is not None:
+                    key = _conversation_key(body.conversation)
+                    if key not in current:
+                        raise not_found(f"you have no conversation {key!r} in game {game_id}")
+                    keys = [key]
+                for key in keys:
+                    upto = min(body.up_to, current[key].last_id) if body.up_to is not None \
+                        else current[key].last_id
+                    row = s.get(MessageRead, (game_id, who.user_id, key))
+                    if row is None:
+                        s.add(MessageRead(game_id=game_id, user_id=who.user_id,
+                                          conversation=key, last_read_id=upto))
+                    elif upto > row.last_read_id:
+                        row.last_read_id = upto
+                s.flush()
+                return _conversations(s, game_id, who, power)
+        except IntegrityError:  # two first markers at once (PostgreSQL): read again
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")  # pragma: no cover
