@@ -174,7 +174,8 @@ def _fmt(items: Iterable[Any]) -> str:
 
 
 def dip_state(game: Game) -> State:
-    units, dis, rets, cen = set(), set(), set(), []
+    units, dis, rets = set(), set(), set()
+    cen: list[tuple[str, str]] = []
     for power in game.powers.values():
         for u in power.units:
             units.add((power.name, u[0], u[2:]))
@@ -257,7 +258,7 @@ Emulator = Callable[[Difference, Position, list[Unit], State, Orders], "State | 
 
 def _parsed(orders: Orders) -> list[tuple[str, str, Any]]:
     """(power id, text, parsed order or None) for every order."""
-    out = []
+    out: list[tuple[str, str, Any]] = []
     for power, items in orders.items():
         pid = VARIANT.power(power)
         for text in items:
@@ -397,8 +398,8 @@ def _all_dislodged(d: Difference, after: Position, disbanded: list[Unit], orders
         src = next((m.location for m in moves.values() if now is not None
                     and province_of(m.dest) == u.province
                     and province_of(now.location) == province_of(m.dest)
-                    and d.before.unit_at(province_of(m.location)) is not None
-                    and d.before.unit_at(province_of(m.location)).type == now.type), None)
+                    and (was := d.before.unit_at(province_of(m.location))) is not None
+                    and was.type == now.type), None)
         if src is None:
             continue
         out.append(Dislodged(u, province_of(src), _by_convoy(moves[src], d.before)))

@@ -23,6 +23,7 @@ import json
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -55,7 +56,7 @@ def to_position(game: diplomacy.Game) -> Position | None:
     })
 
 
-def timed(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
+def timed(fn: Callable[[], object], repeat: int) -> float:
     best = []
     for _ in range(repeat):
         gc.disable()
@@ -106,12 +107,12 @@ def main() -> None:
         r = rows[kind]
         if not r:
             continue
-        ours = statistics.median(x[0] for x in r)
-        theirs = statistics.median(x[1] for x in r)
+        ours_us = statistics.median(x[0] for x in r)
+        theirs_us = statistics.median(x[1] for x in r)
         n_o = statistics.median(x[2] for x in r)
         n_t = statistics.median(x[3] for x in r)
-        print(f"{name:<11}{len(r):>10}{ours:>13.0f}{theirs:>14.0f}{theirs / ours:>7.1f}x"
-              f"{n_o:>9.0f}/{n_t:<6.0f}")
+        print(f"{name:<11}{len(r):>10}{ours_us:>13.0f}{theirs_us:>14.0f}"
+              f"{theirs_us / ours_us:>7.1f}x{n_o:>9.0f}/{n_t:<6.0f}")
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ import argparse
 import random
 import statistics
 import time
+from collections.abc import Callable
 
 from standoff.core.errors import StandoffError
 from standoff.core.game import Game
@@ -43,11 +44,11 @@ def _drawable(name: str) -> bool:
     return True
 
 
-def _median_ms(fn: object, repeat: int) -> float:
+def _median_ms(fn: Callable[..., object], repeat: int) -> float:
     runs = []
     for _ in range(repeat):
         t0 = time.perf_counter()
-        fn()  # type: ignore[operator]
+        fn()
         runs.append(time.perf_counter() - t0)
     return statistics.median(runs) * 1000
 

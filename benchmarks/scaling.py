@@ -68,7 +68,7 @@ def random_position(variant: Variant, units: int, rng: random.Random) -> Positio
     board = variant.board
     cells = list(board.provinces.values())
     rng.shuffle(cells)
-    placed = []
+    placed: list[Unit] = []
     powers = list(variant.powers)
     for p in cells[:units]:
         t = UnitType.FLEET if p.terrain is Terrain.SEA or (

@@ -164,7 +164,7 @@ class Reference:
             x, y = float(t.get("x", 0)), float(t.get("y", 0))
             tx, ty = _translate(t)
             turn = re.search(r"rotate\(\s*([-\d.]+)", t.get("transform", ""))
-            font = FONT_EM[t.get("class") or layer.get("class", "")] * 16
+            font = FONT_EM[t.get("class", "") or layer.get("class", "")] * 16
             name = (t.text or "").strip().lower()
             self.labels[RENAME.get(name, name)] = _text_centre(
                 (x + tx, y + ty), font, float(turn.group(1)) if turn else 0.0)
@@ -204,7 +204,8 @@ def _path_mask(rings: list[Ring], to_px: Transform, shape: tuple[int, int]) -> N
         area = _signed_area(ring)
         if area:
             winding += np.where(_ring_mask(ring, to_px, shape), 1 if area > 0 else -1, 0)
-    return winding != 0
+    filled: NDArray[np.bool_] = winding != 0
+    return filled
 
 
 def map_box(ref: Reference) -> tuple[float, float, float, float]:
@@ -436,6 +437,7 @@ def points(ref: Reference, labels: NDArray[np.int32], ids: list[str], to_px: Tra
                 + ("outside the space" if _at(labels, want) != num[pid] else "on a spot") + ")")
             notes.append(f"abbreviation of {pid}: {why}")
             want = pt
+        assert want is not None  # ok: the reference spot; else the placed one
         label_pts[pid] = want
     for pid in extra_centres:
         if pid not in centres:

@@ -185,8 +185,8 @@ def trace(labels: NDArray[np.int32], tolerance: float = 1.0) -> dict[int, list[N
         cache: dict[tuple[int, int], list[int]] = {}
         shapes: dict[int, list[NDArray[Any]]] = defaultdict(list)
         bad = 0
-        for label, loops in arcs.items():
-            for n, parts in enumerate(loops):
+        for label, ring_arcs in arcs.items():
+            for n, parts in enumerate(ring_arcs):
                 verts = [v for arc in parts for v in _shared(arc, cache, raw, tolerance, xy)[:-1]]
                 before = size[(label, n)]
                 if len(set(verts)) < 3 or abs(_area(xy(verts)) - before) > 0.25 * before:
@@ -321,8 +321,8 @@ def check(shapes: dict[str, Any], labels: NDArray[np.int32], meta: dict[str, Any
         if not wall & set(p):
             problems.append(f"{p[0]}-{p[1]}: " + ("linked in the variant but not touching"
                             if p in links else f"touching ({raster[p]} px) but not linked"))
-    for p in sorted(set(board.provinces) ^ set(shapes["spaces"])):
-        problems.append(f"{p}: " + ("no shape" if p in board.provinces else "not in variant"))
+    for pid in sorted(set(board.provinces) ^ set(shapes["spaces"])):
+        problems.append(f"{pid}: " + ("no shape" if pid in board.provinces else "not in variant"))
     points = [(f"{k} {what}", k, sp[what]) for k, sp in shapes["spaces"].items()
               for what in ("unit", "label", "centre") if sp[what] is not None]
     points += [(f"coast {k}", k.split("/")[0], v) for k, v in shapes["coasts"].items()]

@@ -138,7 +138,8 @@ def _xy(y: int, x: int) -> Pt:
 
 
 def _inner(mask: NDArray[np.bool_]) -> NDArray[np.float64]:
-    return ndimage.distance_transform_edt(np.pad(mask, 1))[1:-1, 1:-1]
+    inner: NDArray[np.float64] = ndimage.distance_transform_edt(np.pad(mask, 1))[1:-1, 1:-1]
+    return inner
 
 
 def _window(mask: NDArray[np.bool_], margin: int) -> tuple[slice, slice]:
@@ -192,7 +193,7 @@ def closest(labels: NDArray[np.int32], a: int, b: int,
     dist, (iy, ix) = ndimage.distance_transform_edt(target, return_indices=True)
     d = np.where(labels == a, dist, np.inf)
     y, x = np.unravel_index(int(np.argmin(d)), d.shape)
-    return _xy(y, x), _xy(int(iy[y, x]), int(ix[y, x])), float(d[y, x])
+    return _xy(int(y), int(x)), _xy(int(iy[y, x]), int(ix[y, x])), float(d[y, x])
 
 
 def nearest_inside(labels: NDArray[np.int32], space: int, to: Pt) -> Pt:
