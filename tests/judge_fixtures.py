@@ -81,13 +81,41 @@ def settings_for(db_url: str, **changes: Any) -> Any:
 @pytest.fixture
 def api(db_url: str) -> Iterator[Api]:
     """The app in this process (TestClient), with its scheduler running."""
+    with make_api(db_url) as made:
+        yield made
+
+
+@contextlib.contextmanager
+def make_api(db_url: str, **changes: Any) -> Iterator[Api]:
+    """An app in this process with its settings changed (``Settings`` fields)."""
     from fastapi.testclient import TestClient
 
     from standoff.judge import create_app
 
-    app = create_app(settings_for(db_url))
+    app = create_app(settings_for(db_url, **changes))
     with TestClient(app, raise_server_exceptions=False) as client:
         yield Api(client)
+
+
+def eliminate(db_url: str, game_id: int, power: str) -> None:
+    """Take every unit and centre of ``power`` off the board of a game, in its stored
+    state: a quick way to a power that is out of the game (the engine's view of a
+    survivor is units or centres)."""
+    from standoff.judge.db import Database
+    from standoff.judge.models import Game
+
+    db = Database(settings_for(db_url))
+    try:
+        with db.write() as s:
+            game = s.get(Game, game_id)
+            assert game is not None
+            state = dict(game.state)
+            position = dict(state["position"])
+            position["units"] = {p: u for p, u in position["units"].items() if p != power}
+            position["centres"] = {p: c for p, c in position["centres"].items() if p != power}
+            game.state = {**state, "position": position}
+    finally:
+        db.dispose()
 
 
 # -- driving the API -------------------------------------------------------------------
@@ -124,11 +152,13 @@ class Api:
              expect: int = 200) -> Any:
         return self.call(method, path, token, body, expect).json()
 
-    def signup(self, name: str | None = None) -> str:
-        """A new account; its bearer token."""
+    def signup(self, name: str | None = None, email: str | None = None) -> str:
+        """A new account (with ``email``, if given); its bearer token."""
         name = name or f"user{next(_names)}-{os.getpid()}"
-        self.call("POST", "/accounts", body={"username": name, "password": PASSWORD},
-                  expect=201)
+        account = {"username": name, "password": PASSWORD}
+        if email is not None:
+            account["email"] = email
+        self.call("POST", "/accounts", body=account, expect=201)
         return str(self.json("POST", "/tokens", body={"username": name, "password": PASSWORD},
                              expect=201)["token"])
 
@@ -137,13 +167,15 @@ class Api:
         game: dict[str, Any] = self.json("POST", "/games", token, body, expect=201)
         return game
 
-    def full_game(self, variant: str = "standard", **fields: Any) -> Table:
-        """A game of ``variant`` with every power seated (so started)."""
-        master = self.signup()
+    def full_game(self, variant: str = "standard", emails: bool = False,
+                  **fields: Any) -> Table:
+        """A game of ``variant`` with every power seated (so started); with ``emails``
+        the master is master@example.org and each player <power>@example.org."""
+        master = self.signup(email="master@example.org" if emails else None)
         game = self.new_game(master, variant=variant, **fields)
         table = Table(game["id"], master)
         for power in game["powers"]:
-            token = self.signup()
+            token = self.signup(email=f"{power}@example.org" if emails else None)
             body: dict[str, Any] = {"power": power}
             if game.get("invite"):
                 body["invite"] = game["invite"]

@@ -335,27 +335,38 @@ def upload_variant(text: str) -> Upload:
         raise ApiError(422, f"the variant file has {len(problems)} problem(s), the first: "
                             f"{problems[0]}", problems=problems)
     source = VariantSource(UPLOAD_PATH, text)
-    keys = tuple(dict.fromkeys(n.lower() for n in (v.name, *v.aliases)))
+    keys = tuple(dict.fromkeys(_keys(v)))
     return Upload(v.name, keys, text, source.digest)
 
 
-_adopted: dict[str, Variant] = {}
+#: uploaded variants built in this process, by digest
+_built: dict[str, Variant] = {}
+#: which text (digest) each name or alias stands for in the engine now
+_named: dict[str, str] = {}
 _adopting = threading.Lock()
 
 
 def adopt_variant(text: str, sha256: str) -> None:
-    """Make an uploaded variant known to this process's engine by its name (games and
-    positions name their variant), once per text. The judge gives each name one
-    text (``variant_names``), so a name never changes meaning under a game."""
-    if sha256 in _adopted:
+    """Make an uploaded variant known to this process's engine by its name and aliases
+    (games and positions name their variant), building it once per text. A judge
+    gives each name one text (``variant_names``); should a name stand for another
+    text here (another judge database in the same process, as in the tests), the
+    game being read takes it back."""
+    v = _built.get(sha256)
+    if v is not None and all(_named.get(k) == sha256 for k in _keys(v)):
         return
     with _adopting:
-        if sha256 in _adopted:
-            return
-        v = variant_from_text(text, UPLOAD_PATH)
+        v = _built.get(sha256)
+        if v is None:
+            v = _built[sha256] = variant_from_text(text, UPLOAD_PATH)
         register_variant(v)
         power_names.cache_clear()
-        _adopted[sha256] = v
+        for key in _keys(v):
+            _named[key] = sha256
+
+
+def _keys(v: Variant) -> list[str]:
+    return [n.lower() for n in (v.name, *v.aliases)]
 
 
 # -- for scripted players -------------------------------------------------------------
