@@ -59,6 +59,14 @@ from .core.variant import (
     variant_from_text,
 )
 from .core.variant_check import check_variant, variant_summary
+from .core.victory import (
+    CentreCountWinner,
+    LastUnitIn,
+    Outcome,
+    UnitCountWinner,
+    VictoryRule,
+    decide_victory,
+)
 
 __version__ = "0.1.0"
 
@@ -70,14 +78,15 @@ COMPILED: bool = not _movement.__file__.endswith(".py")
 BUILD: str = "compiled core (mypyc)" if COMPILED else "pure Python core"
 
 __all__ = [
-    "BUILD", "CHOICES", "COMPILED", "DEFAULT", "Board", "Build", "Calendar", "Convoy",
-    "CorruptGameError", "Disband", "Dislodged", "Game", "GameStateError", "Hold",
-    "IllegalOrderError", "InvalidOrderError", "Move", "NoConvert", "NotationError",
-    "OptionError", "Options", "Order", "OrderResult", "Permit", "Phase", "PhaseKind",
-    "PhaseRecord", "PhaseReport", "PhaseResult", "Position", "Power", "Province", "Reason",
-    "Remove", "Retreat", "StandoffError", "SupportHold", "SupportMove", "Terrain", "Unit",
-    "UnitType", "Variant", "VariantError", "VariantSource", "Victory", "Waive", "adjudicate",
-    "available_variants", "check_order", "check_variant", "derivation", "game_report",
+    "BUILD", "CHOICES", "COMPILED", "DEFAULT", "Board", "Build", "Calendar",
+    "CentreCountWinner", "Convoy", "CorruptGameError", "Disband", "Dislodged", "Game",
+    "GameStateError", "Hold", "IllegalOrderError", "InvalidOrderError", "LastUnitIn", "Move",
+    "NoConvert", "NotationError", "OptionError", "Options", "Order", "OrderResult", "Outcome",
+    "Permit", "Phase", "PhaseKind", "PhaseRecord", "PhaseReport", "PhaseResult", "Position",
+    "Power", "Province", "Reason", "Remove", "Retreat", "StandoffError", "SupportHold",
+    "SupportMove", "Terrain", "Unit", "UnitCountWinner", "UnitType", "Variant", "VariantError",
+    "VariantSource", "Victory", "VictoryRule", "Waive", "adjudicate", "available_variants",
+    "check_order", "check_variant", "decide_victory", "derivation", "game_report",
     "legal_orders", "load_variant", "parse_order", "phase_report", "province_of", "quote",
     "random_orders", "read_orders", "register_variant", "variant_data", "variant_from_text",
     "variant_summary",

@@ -41,6 +41,7 @@ from typing import Any, Protocol
 from .errors import NotationError, StandoffError, VariantError
 from .geography import Board, Province, Terrain, UnitType, province_of
 from .phase import Calendar, Era, Phase
+from .victory import CentreCountWinner, LastUnitIn, UnitCountWinner, VictoryRule
 
 
 class Timeline(Protocol):
@@ -80,6 +81,16 @@ class Victory:
             return f"{self.units} units on the board at the end of a {calendar.adjustment_season}"
         after = self.after.long_name(calendar) if self.after else "?"
         return f"the last unit in {self.unit_in.upper()} after {after}"
+
+    def rule(self) -> VictoryRule:
+        """This condition as a victory rule (:mod:`standoff.core.victory`)."""
+        if self.centres:
+            return CentreCountWinner(self.centres, self.at_start_of)
+        if self.units:
+            return UnitCountWinner(self.units)
+        if self.after is None:
+            raise VariantError(f"victory in {self.unit_in!r} names no phase after which")
+        return LastUnitIn(self.unit_in, self.after)
 
 
 @dataclass(frozen=True, slots=True)
