@@ -1,5 +1,5 @@
-"""Docs that run: the README's Python examples are doctests, and every file,
-folder and ``standoff.*`` name it mentions exists.
+"""Docs that run: the README's and docs/architecture.md's Python examples are
+doctests, and every file, folder and ``standoff.*`` name they mention exists.
 
 Examples are the ```` ```pycon ```` blocks of a Markdown file, written as an
 interactive session (``>>>`` lines and what Python printed). The blocks of one
@@ -19,12 +19,14 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
-DOCS = (README,)
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
+DOCS = (README, ARCHITECTURE)
 
 _FENCE = re.compile(r"^```pycon\n(.*?)^```$", re.M | re.S)
-#: a repository path as the docs write it (a glob such as tests/test_variant_*.py too);
-#: not the tail of a longer path or a URL
-_PATH = re.compile(r"(?<![\w./-])(?:src|tests|docs|benchmarks|tools)/[\w./*-]*[\w/*]")
+#: a repository path as the docs write it, not the tail of a longer path or a URL; a glob
+#: (tests/test_variant_*.py) or a placeholder (docs/variants/<name>.md) must match something
+_PATH = re.compile(r"(?<![\w./-])(?:src|tests|docs|benchmarks|tools)/(?:[\w./*-]|<\w+>)*[\w/*>]")
+_PLACEHOLDER = re.compile(r"<\w+>")
 #: a dotted name in the package (standoff.core.report.game_report), not a file name
 #: (./standoff.db) or a URL
 _NAME = re.compile(r"(?<![\w./-])standoff(?:\.[A-Za-z_]\w*)+")
@@ -59,6 +61,10 @@ def test_readme_doctests(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     assert _run_examples(README, tmp_path, monkeypatch) >= 10
 
 
+def test_architecture_doctests(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert _run_examples(ARCHITECTURE, tmp_path, monkeypatch) >= 5
+
+
 def test_no_untested_python_blocks() -> None:
     """An example written as a ```python block would never run: write it as pycon."""
     for path in DOCS:
@@ -67,7 +73,7 @@ def test_no_untested_python_blocks() -> None:
 
 def _mentioned_paths(path: Path) -> list[str]:
     found = {m.group(0) for m in _PATH.finditer(path.read_text(encoding="utf-8"))}
-    return sorted(p.rstrip(".") for p in found)
+    return sorted({_PLACEHOLDER.sub("*", p.rstrip(".")) for p in found})
 
 
 @pytest.mark.parametrize("doc", DOCS, ids=lambda p: p.name)
@@ -107,3 +113,34 @@ def test_every_dotted_name_mentioned_exists(doc: Path) -> None:
     # judge modules need the judge extra, which the test extra brings
     missing = sorted(n for n in names if not _resolves(n))
     assert not missing, f"{doc.name} names what standoff does not have: {missing}"
+
+
+#: "`src/x.py` (`name`, `Class.method`)", "(`src/x.py`, `name`)", "`name` in `src/x.py`"
+_NAMES = r"((?:\s*`[A-Za-z_][\w.]*`\s*(?:,|/|and)?)+)"
+_IN_FILE = (re.compile(r"`(src/[\w/]+\.py)`\s*\(" + _NAMES),
+            re.compile(r"\(`(src/[\w/]+\.py)`," + _NAMES),
+            re.compile(_NAMES + r"\s+in\s+`(src/[\w/]+\.py)`"))
+
+
+def _named_definitions(doc: Path) -> list[tuple[str, str]]:
+    """(file, name) for every function, class or attribute the doc places in a file."""
+    text = doc.read_text(encoding="utf-8")
+    pairs = [(m.group(1), m.group(2)) for r in _IN_FILE[:2] for m in r.finditer(text)]
+    pairs += [(m.group(2), m.group(1)) for m in _IN_FILE[2].finditer(text)]
+    return sorted({(path, name) for path, names in pairs
+                   for name in re.findall(r"`([A-Za-z_][\w.]*)`", names)})
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=lambda p: p.name)
+def test_every_definition_is_where_the_docs_say(doc: Path) -> None:
+    """``src/standoff/core/movement.py`` (``_backup``): the file defines ``_backup``
+    (a function, a class, a method or an attribute), so a rename cannot leave the
+    docs pointing at nothing."""
+    missing = []
+    for path, name in _named_definitions(doc):
+        last = name.rsplit(".", 1)[-1]
+        source = (ROOT / path).read_text(encoding="utf-8") if (ROOT / path).exists() else ""
+        if not re.search(rf"(?m)^\s*(?:async\s+)?(?:def|class)\s+{last}\b"
+                         rf"|^\s*(?:self\.)?{last}\s*[:=]", source):
+            missing.append(f"{name} in {path}")
+    assert not missing, f"{doc.name} places names where they are not defined: {missing}"
