@@ -8,41 +8,55 @@ they can be written to and read from ``key=value`` text and JSON.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields, replace
-from typing import Any
+from typing import Any, Literal, get_args
 
 from .errors import StandoffError
+from .phase import OptionalSeasonYears
 
-#: option -> (allowed values, DATC issue, what it decides)
+# Each option's values, declared once: the type mypy checks and the values
+# CHOICES lists (the default first) are both read from these.
+ConvoyDisruption = Literal["all_routes", "any_route"]
+Paradox = Literal["szykman", "2000", "1982"]
+AdjacentConvoy = Literal["2023", "1971", "1982", "2000", "dptg"]
+SupportCutByConvoyedTarget = Literal["not_cut", "cut"]
+ConvoyRetreat = Literal["allowed", "forbidden"]
+DislodgedBounce = Literal["head_to_head", "never"]
+OmittedCoast = Literal["attempt", "fail"]
+ImpossibleCoast = Literal["illegal", "ignore"]
+CivilDisorder = Literal["2023", "1982"]
+OptionalSeasons = OptionalSeasonYears  # declared with the calendar that reads it
+
+#: option -> (allowed values, the default first; DATC issue; what it decides)
 CHOICES: dict[str, tuple[tuple[str, ...], str, str]] = {
-    "convoy_disruption": (("all_routes", "any_route"), "4.A.1",
+    "convoy_disruption": (get_args(ConvoyDisruption), "4.A.1",
                           "a multi-route convoy fails when all routes (or, 1971: any route) "
                           "are disrupted"),
-    "paradox": (("szykman", "2000", "1982"), "4.A.2",
+    "paradox": (get_args(Paradox), "4.A.2",
                 "convoy paradoxes: the Szykman rule; the 2000/2023 rule (a convoyed army does "
                 "not cut support for an attack on a fleet its convoy needs); or the 1982 rule "
                 "(... for an action in a sea holding a convoying fleet). Szykman stays the "
                 "backup for paradoxes the older rules leave open"),
-    "adjacent_convoy": (("2023", "1971", "1982", "2000", "dptg"), "4.A.3",
+    "adjacent_convoy": (get_args(AdjacentConvoy), "4.A.3",
                         "when an army ordered to an adjacent province goes by convoy. 2000: "
                         "the 2000 rules as DATC 2.x read them (older judges): as 2023, but "
                         "with no convoy route ordered the army moves over land, 'via "
                         "convoy' or not (6.G.8); a route ordered and disrupted: it stays"),
-    "support_cut_by_convoyed_target": (("not_cut", "cut"), "4.A.4",
+    "support_cut_by_convoyed_target": (get_args(SupportCutByConvoyedTarget), "4.A.4",
                                        "whether an army convoyed from the supported attack's "
                                        "target cuts the support"),
-    "convoy_retreat": (("allowed", "forbidden"), "4.A.5",
+    "convoy_retreat": (get_args(ConvoyRetreat), "4.A.5",
                        "whether a unit dislodged by a convoyed army may retreat to the "
                        "army's origin"),
-    "dislodged_bounce": (("head_to_head", "never"), "4.A.7",
+    "dislodged_bounce": (get_args(DislodgedBounce), "4.A.7",
                          "a dislodged unit loses its effect on the attacker's origin only in a "
                          "head-to-head battle, or always"),
-    "omitted_coast": (("attempt", "fail"), "4.B.2",
+    "omitted_coast": (get_args(OmittedCoast), "4.B.2",
                       "a fleet move without a coast where only one coast is reachable"),
-    "impossible_coast": (("illegal", "ignore"), "4.B.3",
+    "impossible_coast": (get_args(ImpossibleCoast), "4.B.3",
                          "a fleet move to a coast it cannot reach"),
-    "civil_disorder": (("2023", "1982"), "4.D.8",
+    "civil_disorder": (get_args(CivilDisorder), "4.D.8",
                        "which units a power in civil disorder removes"),
-    "optional_seasons": (("never", "odd", "even", "always"), "City/Country .62",
+    "optional_seasons": (get_args(OptionalSeasons), "City/Country .62",
                          "in which years a variant's optional season (a Summer) is played"),
 }
 
@@ -53,16 +67,20 @@ class OptionError(StandoffError):
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    convoy_disruption: str = "all_routes"
-    paradox: str = "szykman"
-    adjacent_convoy: str = "2023"
-    support_cut_by_convoyed_target: str = "not_cut"
-    convoy_retreat: str = "allowed"
-    dislodged_bounce: str = "head_to_head"
-    omitted_coast: str = "attempt"
-    impossible_coast: str = "illegal"
-    civil_disorder: str = "2023"
-    optional_seasons: str = "never"
+    """The rule options of a game. Each value is typed by its ``Literal`` (mypy
+    refuses ``Options(paradox="bogus")``); text from files and the command line
+    is checked when the value is made (:class:`OptionError`)."""
+
+    convoy_disruption: ConvoyDisruption = "all_routes"
+    paradox: Paradox = "szykman"
+    adjacent_convoy: AdjacentConvoy = "2023"
+    support_cut_by_convoyed_target: SupportCutByConvoyedTarget = "not_cut"
+    convoy_retreat: ConvoyRetreat = "allowed"
+    dislodged_bounce: DislodgedBounce = "head_to_head"
+    omitted_coast: OmittedCoast = "attempt"
+    impossible_coast: ImpossibleCoast = "illegal"
+    civil_disorder: CivilDisorder = "2023"
+    optional_seasons: OptionalSeasons = "never"
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -77,11 +95,14 @@ class Options:
         return (Options, tuple(getattr(self, f.name) for f in fields(self)))
 
     def with_(self, **changes: str) -> Options:
+        """These options with some changed, given as text (checked here: a value
+        outside its option's ``Literal`` raises OptionError)."""
         unknown = set(changes) - set(CHOICES)
         if unknown:
             raise OptionError(f"unknown option {sorted(unknown)[0]!r} "
                               f"(known: {', '.join(CHOICES)})")
-        return replace(self, **changes)
+        checked: dict[str, Any] = changes  # __post_init__ checks each value
+        return replace(self, **checked)
 
     @classmethod
     def parse(cls, items: list[str] | tuple[str, ...]) -> Options:

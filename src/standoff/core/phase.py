@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import Enum
+from typing import Literal, get_args
 
 from .errors import NotationError
 
@@ -25,8 +26,10 @@ class PhaseKind(str, Enum):
         return {"M": "Movement", "R": "Retreat", "A": "Adjustment"}[self.value]
 
 
-#: Which years an optional season is played in (City/Country rule .62).
-OPTIONAL_SEASON_YEARS = ("never", "odd", "even", "always")
+#: Which years an optional season is played in (City/Country rule .62): the
+#: values of the rule option ``optional_seasons``.
+OptionalSeasonYears = Literal["never", "odd", "even", "always"]
+OPTIONAL_SEASON_YEARS: tuple[OptionalSeasonYears, ...] = get_args(OptionalSeasonYears)
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +131,8 @@ class Calendar:
                 return True
         return False
 
-    def plays(self, year: int, index: int, optional_years: str = "never") -> bool:
+    def plays(self, year: int, index: int, optional_years: OptionalSeasonYears = "never"
+              ) -> bool:
         """Is this season played in ``year``? Optional seasons per the game option."""
         if index not in self.optional:
             return True
@@ -220,7 +224,8 @@ class Phase:
     def next_retreat(self) -> Phase:
         return Phase(self.year, self.season, PhaseKind.RETREAT)
 
-    def next_after_turn(self, calendar: Calendar, optional_years: str = "never") -> Phase:
+    def next_after_turn(self, calendar: Calendar,
+                        optional_years: OptionalSeasonYears = "never") -> Phase:
         """The phase after this season's movement/retreats (ignoring skips);
         optional seasons are played in the years ``optional_years`` names."""
         if self.kind is PhaseKind.ADJUSTMENT:
