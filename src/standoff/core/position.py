@@ -29,7 +29,7 @@ from typing import Any, NamedTuple
 from .errors import NotationError, StandoffError, VariantError
 from .geography import PROVINCE_OF, UnitType, province_of
 from .phase import Phase
-from .variant import Variant, load_variant
+from .variant import Variant, VariantRegistry, load_variant
 
 
 class Unit(NamedTuple):
@@ -197,8 +197,10 @@ class Position:
 
     # -- JSON ----------------------------------------------------------------------
 
-    def to_dict(self) -> dict[str, Any]:
-        v = load_variant(self.variant)
+    def to_dict(self, registry: VariantRegistry | None = None) -> dict[str, Any]:
+        """The JSON object; the variant is found in ``registry`` (default: the
+        module's :data:`~standoff.core.variant.DEFAULT_REGISTRY`)."""
+        v = load_variant(self.variant, registry)
         cal = v.calendar
         units: dict[str, list[str]] = {}
         for u in self.units:
@@ -226,15 +228,18 @@ class Position:
             out["notes"] = sorted(c.upper() for c in self.notes)
         return out
 
-    def to_json(self, indent: int | None = None) -> str:
-        return json.dumps(self.to_dict(), indent=indent)
+    def to_json(self, indent: int | None = None, registry: VariantRegistry | None = None
+                ) -> str:
+        return json.dumps(self.to_dict(registry), indent=indent)
 
     @classmethod
-    def from_dict(cls, data: Any) -> Position:
+    def from_dict(cls, data: Any, registry: VariantRegistry | None = None) -> Position:
+        """A position from its JSON object, its variant found in ``registry``
+        (default: the module's)."""
         if not isinstance(data, dict):
             raise NotationError("a position must be a JSON object")
         try:
-            variant = load_variant(str(data["variant"]))
+            variant = load_variant(str(data["variant"]), registry)
             phase = Phase.parse(str(data["phase"]), variant.calendar)
             units = [
                 _unit(variant, power, _str(text, "unit"))
@@ -275,19 +280,19 @@ class Position:
         return pos
 
     @classmethod
-    def from_json(cls, text: str) -> Position:
+    def from_json(cls, text: str, registry: VariantRegistry | None = None) -> Position:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise NotationError(f"position is not valid JSON: {exc}") from exc
         except RecursionError:
             raise NotationError("position JSON is nested too deeply") from None
-        return cls.from_dict(data)
+        return cls.from_dict(data, registry)
 
     # -- compact text ------------------------------------------------------------
 
-    def to_text(self) -> str:
-        d = self.to_dict()
+    def to_text(self, registry: VariantRegistry | None = None) -> str:
+        d = self.to_dict(registry)
         units = "; ".join(f"{p}: {', '.join(us)}" for p, us in d["units"].items()) or "-"
         centres = "; ".join(f"{p}: {' '.join(cs)}" for p, cs in d["centres"].items()) or "-"
         by_power: dict[str, list[str]] = {}
@@ -301,7 +306,7 @@ class Position:
         return " | ".join(fields)
 
     @classmethod
-    def from_text(cls, text: str) -> Position:
+    def from_text(cls, text: str, registry: VariantRegistry | None = None) -> Position:
         parts = [p.strip() for p in text.strip().split("|")]
         if len(parts) not in (6, 7):
             raise NotationError(
@@ -309,7 +314,7 @@ class Position:
             )
         variant_name, phase, units, centres, dislodged, contested = parts[:6]
         try:
-            provinces = load_variant(variant_name).board.provinces
+            provinces = load_variant(variant_name, registry).board.provinces
         except VariantError as exc:
             raise NotationError(str(exc)) from exc
         data: dict[str, Any] = {"variant": variant_name, "phase": phase}
@@ -335,7 +340,7 @@ class Position:
                 raise NotationError("the seventh field lists NO CONVERT units; "
                                     "leave it out when there are none")
             data["notes"] = parts[6].split()
-        return cls.from_dict(data)
+        return cls.from_dict(data, registry)
 
     # -- consistency -----------------------------------------------------------------
 

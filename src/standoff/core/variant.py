@@ -238,20 +238,63 @@ def available_variants() -> dict[str, Path]:
     return names
 
 
-_REGISTERED: dict[str, Variant] = {}
+class VariantRegistry:
+    """Where variants are found by name: those registered in it (built in code, or
+    read from a designer's file), then the bundled data files by name or alias,
+    or a variant file by its path.
+
+    The module keeps one, :data:`DEFAULT_REGISTRY`, which :func:`load_variant`,
+    :func:`register_variant`, positions and pickling use unless given another. A
+    program that hosts variants of its own (the judge's uploads, a test) may keep
+    them in a registry of its own and pass it in. The bundled variants are read
+    once whichever registry asks (the same :class:`Variant` object); a value
+    pickled by name is loaded from the default registry in the receiving process.
+    """
+
+    __slots__ = ("_registered",)
+
+    def __init__(self) -> None:
+        self._registered: dict[str, Variant] = {}
+
+    def register(self, variant: Variant) -> None:
+        """Make ``variant`` known by its name and aliases (case-insensitive),
+        before the bundled variant of that name, if there is one."""
+        for key in (variant.name, *variant.aliases):
+            self._registered[key.lower()] = variant
+
+    def registered(self, name: str) -> Variant | None:
+        """The variant registered under ``name``, if any (no bundled file is read)."""
+        return self._registered.get(name.lower())
+
+    def load(self, name: str = "standard") -> Variant:
+        """A registered variant, a bundled one by name/alias, or a variant file by path."""
+        found = self._registered.get(name.lower())
+        return found if found is not None else _load_variant(name)
+
+    def available(self) -> dict[str, Path]:
+        """Every bundled variant name and alias (lower case) -> its data file."""
+        return available_variants()
+
+    def names(self) -> list[str]:
+        """Every name this registry answers to: registered and bundled (lower case)."""
+        return sorted({*self._registered, *available_variants()})
 
 
-def register_variant(variant: Variant) -> None:
-    """Make a variant built in code (or loaded from a file) known by its name,
-    so positions and games that name it can find it again."""
-    for key in (variant.name, *variant.aliases):
-        _REGISTERED[key.lower()] = variant
+#: The registry used wherever none is given.
+DEFAULT_REGISTRY = VariantRegistry()
 
 
-def load_variant(name: str = "standard") -> Variant:
-    """A registered variant, a built-in one by name/alias, or a variant file by path."""
-    found = _REGISTERED.get(name.lower())
-    return found if found is not None else _load_variant(name)
+def register_variant(variant: Variant, registry: VariantRegistry | None = None) -> None:
+    """Make a variant built in code (or loaded from a file) known by its name in
+    ``registry`` (default: :data:`DEFAULT_REGISTRY`), so positions and games that
+    name it can find it again."""
+    (DEFAULT_REGISTRY if registry is None else registry).register(variant)
+
+
+def load_variant(name: str = "standard", registry: VariantRegistry | None = None) -> Variant:
+    """A registered variant, a built-in one by name/alias, or a variant file by path,
+    from ``registry`` (default: :data:`DEFAULT_REGISTRY`)."""
+    return (DEFAULT_REGISTRY if registry is None else registry).load(name)
 
 
 @cache
@@ -307,10 +350,11 @@ def variant_data(name: str) -> dict[str, Any]:
     return copy.deepcopy(_read(_path_of(name)))
 
 
-def derivation(name: str) -> tuple[str | None, tuple[str, ...]]:
+def derivation(name: str, registry: VariantRegistry | None = None
+               ) -> tuple[str | None, tuple[str, ...]]:
     """The base variant a variant is derived from and the transforms applied
     (``(None, ())`` for a variant of its own): what a drawing of it derives from."""
-    found = _REGISTERED.get(name.lower())
+    found = (DEFAULT_REGISTRY if registry is None else registry).registered(name)
     try:
         if found is not None and found.source is not None:  # a designer's own file
             derive = tomllib.loads(found.source.text).get("derive") or {}

@@ -1,0 +1,87 @@
+"""The variant registry: an object that can be passed in, the module's one the default."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+from standoff import (
+    Board,
+    Calendar,
+    CentreCountWinner,
+    Phase,
+    PhaseKind,
+    Position,
+    Power,
+    Province,
+    Terrain,
+    Variant,
+    VariantError,
+    available_variants,
+    derivation,
+    load_variant,
+)
+from standoff.core.variant import DEFAULT_REGISTRY, VariantRegistry
+
+
+def _tiny(name: str) -> Variant:
+    board = Board.build([Province("a", "A", Terrain.LAND, supply_centre=True),
+                         Province("b", "B", Terrain.LAND)], [("a", "b")], [])
+    return Variant(name, name.title(), (f"{name}-alias",),
+                   {"p": Power("p", "P", "P", ("a",), ())}, board, Calendar(),
+                   Phase(1901, 0, PhaseKind.MOVEMENT), CentreCountWinner(1))
+
+
+def test_a_registry_of_its_own_keeps_its_variants_to_itself() -> None:
+    mine = VariantRegistry()
+    v = _tiny("registry-own-test")
+    mine.register(v)
+    assert mine.load("registry-own-test") is v
+    assert mine.load("Registry-Own-Test-Alias") is v
+    assert load_variant("registry-own-test", mine) is v
+    assert mine.registered("registry-own-test") is v
+    assert "registry-own-test" in mine.names() and "standard" in mine.names()
+    with pytest.raises(VariantError, match="unknown variant"):
+        load_variant("registry-own-test")  # not in the default registry
+    assert DEFAULT_REGISTRY.registered("registry-own-test") is None
+
+
+def test_bundled_variants_are_one_object_whichever_registry_asks() -> None:
+    mine = VariantRegistry()
+    assert mine.load("standard") is load_variant("standard") is DEFAULT_REGISTRY.load("standard")
+    assert mine.load("20th") is load_variant("twentieth-century")
+    assert mine.available() == available_variants()
+    assert derivation("twin-earths", mine) == ("standard", ("twin_levels",))
+
+
+def test_a_registered_variant_comes_before_the_bundled_one_of_its_name() -> None:
+    mine = VariantRegistry()
+    shadow = _tiny("standard")
+    mine.register(shadow)
+    assert mine.load("standard") is shadow
+    assert load_variant("standard") is not shadow
+
+
+def test_positions_read_and_write_through_a_given_registry() -> None:
+    mine = VariantRegistry()
+    v = _tiny("registry-position-test")
+    mine.register(v)
+    pos = Position.initial(v)
+    text = pos.to_text(mine)
+    assert text == "registry-position-test | S1901M | - | p: A | - | -"
+    assert Position.from_text(text, mine) == pos
+    assert Position.from_json(pos.to_json(registry=mine), mine) == pos
+    with pytest.raises(Exception, match="unknown variant"):
+        Position.from_text(text)  # the default registry does not know it
+
+
+def test_pickling_is_by_name_in_the_default_registry() -> None:
+    """Values cross process boundaries by name: the receiving process looks the
+    name up in its default registry, so only a variant found there pickles."""
+    mine = VariantRegistry()
+    v = _tiny("registry-pickle-test")
+    mine.register(v)
+    with pytest.raises(pickle.PicklingError, match="register_variant"):
+        pickle.dumps(v)
+    assert pickle.loads(pickle.dumps(load_variant("sahara"))) is load_variant("sahara")
