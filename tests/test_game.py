@@ -44,7 +44,7 @@ def test_new_game_starts_spring_1901_movement() -> None:
     assert g.position.phase.kind is PhaseKind.MOVEMENT
     assert len(g.position.units) == 22
     assert len(g.position.centres) == 22
-    assert g.history == [] and g.pending() == {}
+    assert g.history == () and g.pending() == {}
     assert not g.is_over and g.winner is None and g.draw is None
     assert g.powers_to_order() == ["austria", "england", "france", "germany", "italy",
                                    "russia", "turkey"]

@@ -22,7 +22,7 @@ from .core.errors import (
     VariantError,
     quote,
 )
-from .core.game import Game, PhaseRecord
+from .core.game import Game
 from .core.geography import Board, Province, Terrain, UnitType, province_of
 from .core.legal import legal_orders, random_orders
 from .core.notation import parse_order
@@ -44,6 +44,21 @@ from .core.orders import (
 )
 from .core.phase import Calendar, Phase, PhaseKind
 from .core.position import Dislodged, Position, Unit
+from .core.record import (
+    Draw,
+    GameRecord,
+    PendingOrders,
+    PhaseRecord,
+    PowerOrders,
+    clear_orders,
+    declare_draw,
+    powers_that_may_order,
+    powers_to_order,
+    process_phase,
+    submit_checked,
+    submit_orders,
+    surviving_powers,
+)
 from .core.report import PhaseReport, game_report, phase_report
 from .core.results import OrderResult, Reason
 from .core.variant import (
@@ -79,15 +94,17 @@ BUILD: str = "compiled core (mypyc)" if COMPILED else "pure Python core"
 
 __all__ = [
     "BUILD", "CHOICES", "COMPILED", "DEFAULT", "Board", "Build", "Calendar",
-    "CentreCountWinner", "Convoy", "CorruptGameError", "Disband", "Dislodged", "Game",
-    "GameStateError", "Hold", "IllegalOrderError", "InvalidOrderError", "LastUnitIn", "Move",
-    "NoConvert", "NotationError", "OptionError", "Options", "Order", "OrderResult", "Outcome",
-    "Permit", "Phase", "PhaseKind", "PhaseRecord", "PhaseReport", "PhaseResult", "Position",
-    "Power", "Province", "Reason", "Remove", "Retreat", "StandoffError", "SupportHold",
-    "SupportMove", "Terrain", "Unit", "UnitCountWinner", "UnitType", "Variant", "VariantError",
-    "VariantSource", "Victory", "VictoryRule", "Waive", "adjudicate", "available_variants",
-    "check_order", "check_variant", "decide_victory", "derivation", "game_report",
-    "legal_orders", "load_variant", "parse_order", "phase_report", "province_of", "quote",
-    "random_orders", "read_orders", "register_variant", "variant_data", "variant_from_text",
-    "variant_summary",
+    "CentreCountWinner", "Convoy", "CorruptGameError", "Disband", "Dislodged", "Draw", "Game",
+    "GameRecord", "GameStateError", "Hold", "IllegalOrderError", "InvalidOrderError",
+    "LastUnitIn", "Move", "NoConvert", "NotationError", "OptionError", "Options", "Order",
+    "OrderResult", "Outcome", "PendingOrders", "Permit", "Phase", "PhaseKind", "PhaseRecord",
+    "PhaseReport", "PhaseResult", "Position", "Power", "PowerOrders", "Province", "Reason",
+    "Remove", "Retreat", "StandoffError", "SupportHold", "SupportMove", "Terrain", "Unit",
+    "UnitCountWinner", "UnitType", "Variant", "VariantError", "VariantSource", "Victory",
+    "VictoryRule", "Waive", "adjudicate", "available_variants", "check_order", "check_variant",
+    "clear_orders", "decide_victory", "declare_draw", "derivation", "game_report",
+    "legal_orders", "load_variant", "parse_order", "phase_report", "powers_that_may_order",
+    "powers_to_order", "process_phase", "province_of", "quote", "random_orders", "read_orders",
+    "register_variant", "submit_checked", "submit_orders", "surviving_powers", "variant_data",
+    "variant_from_text", "variant_summary",
 ]

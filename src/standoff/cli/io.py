@@ -77,5 +77,6 @@ def _status(g: Game) -> None:
     elif g.no_winner:
         click.echo(f"game over: nobody wins ({g.variant.victory.describe(cal)})")
     else:
-        waiting = ", ".join(p for p in g.powers_to_order() if p not in g.orders) or "nobody"
+        sent = g.pending()
+        waiting = ", ".join(p for p in g.powers_to_order() if p not in sent) or "nobody"
         click.echo(f"now: {g.position.phase.long_name(cal)} (waiting for orders from {waiting})")

@@ -3,17 +3,18 @@
 The CLI prints it after ``standoff process`` and the web judge mails it and
 shows it on the game page, so it is one typed value (:class:`PhaseReport`,
 with ``to_text`` and ``to_dict``) rather than printing. It is built from what
-a saved game keeps of a phase (its :class:`~standoff.game.PhaseRecord`: the
+a game record keeps of a phase (its :class:`~standoff.PhaseRecord`: the
 position before, the orders given, the results, what a map change did) and
 the position after it, the variant and the options: a judge can rebuild the
 mail of any past phase without the CLI and without replaying the game.
 
 What the record does not say outright is worked out from it:
 
-* a power is in NMR when it had something to order (as
-  :meth:`Game.powers_to_order` says) and gave nothing; a unit of a power that
-  gave some orders but none for that unit had "no order" and held, which is
-  not the same failure and is marked apart;
+* a power is in NMR when it had to act (as :func:`standoff.powers_to_order`
+  says: units, retreats or adjustments; not a canal owner who only may PERMIT)
+  and gave nothing; a unit of a power that gave some orders but none for that
+  unit had "no order" and held, which is not the same failure and is marked
+  apart;
 * a unit with no order has no result, so whether it was dislodged comes from
   the results of the moves into its province (a unit that holds is dislodged
   exactly when an attack on its province succeeds; a high sea is never
@@ -29,13 +30,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from .adjustments import adjustment_counts
-from .game import Game, PhaseRecord
+from .game import Game
 from .geography import province_of
 from .legal import legal_orders
 from .options import DEFAULT, Options
 from .orders import Build, Move, NoConvert, Order, Permit, Retreat, Waive
 from .phase import PhaseKind
 from .position import Position, Unit
+from .record import GameRecord, PhaseRecord, must_order
 from .results import OrderResult, Reason
 from .variant import Variant, load_variant
 
@@ -224,18 +226,20 @@ class PhaseReport:
         }
 
 
-def game_report(game: Game, index: int = -1) -> PhaseReport:
+def game_report(game: GameRecord | Game, index: int = -1) -> PhaseReport:
     """The report of ``game.history[index]`` (default: the phase just processed),
     with the game's end when that phase was the last one processed."""
-    if not game.history:
+    record = game.record if isinstance(game, Game) else game
+    history = record.history
+    if not history:
         raise IndexError("the game has no processed phase yet")
-    i = range(len(game.history))[index]
-    last = i == len(game.history) - 1
-    after = game.position if last else game.history[i + 1].position
-    return phase_report(game.history[i], after, game.variant, game.options,
-                        winner=game.winner if last else None,
-                        draw=game.draw if last else None,
-                        no_winner=game.no_winner and last)
+    i = range(len(history))[index]
+    last = i == len(history) - 1
+    after = record.position if last else history[i + 1].position
+    return phase_report(history[i], after, record.variant, record.options,
+                        winner=record.winner if last else None,
+                        draw=record.draw if last else None,
+                        no_winner=record.no_winner and last)
 
 
 def phase_report(record: PhaseRecord, after: Position, variant: Variant | None = None,
@@ -250,7 +254,7 @@ def phase_report(record: PhaseRecord, after: Position, variant: Variant | None =
     given = {p: [o for o in os if not isinstance(o, (Permit, NoConvert))]
              for p, os in record.orders.items() if os}
     sent = set(given) | {r.power for r in record.results if r.reason is Reason.INVALID}
-    nmr = sorted(set(_powers_to_order(v, options, before)) - sent)
+    nmr = sorted(set(must_order(v, before)) - sent)
     lines = [_line(r, r.power in nmr) for r in record.results]
     dislodged: list[DislodgedUnit] = []
     if kind is PhaseKind.MOVEMENT:
@@ -281,13 +285,6 @@ def phase_report(record: PhaseRecord, after: Position, variant: Variant | None =
 
 def _count(n: int, what: str) -> str:
     return f"{n} {what}{'' if n == 1 else 's'}"
-
-
-def _powers_to_order(v: Variant, options: Options, position: Position) -> list[str]:
-    """The game's own answer (one definition of who had something to order)."""
-    game = Game(v, options)
-    game.position = position
-    return game.powers_to_order()
 
 
 def _power_rank(v: Variant, power: str) -> int:
