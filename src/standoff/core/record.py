@@ -264,8 +264,7 @@ class GameRecord:
             if bad:
                 raise InvalidOrderError(bad[0].text, bad[0].detail)
             history.append(PhaseRecord(
-                Position.from_dict(rec["position"]),
-                {p: tuple(os) for p, os in orders.items()},
+                Position.from_dict(rec["position"]), _given(v, rec["orders"], orders),
                 tuple(OrderResult.from_dict(x, reader.parse) for x in rec["results"]),
                 tuple(str(e) for e in rec.get("events", []))))
         record = cls(v, options, Position.from_dict(data["position"]), tuple(history))
@@ -284,6 +283,23 @@ class GameRecord:
         else:
             raise StandoffError("unknown game outcome")
         return _replace(record, outcome=end)
+
+
+def _given(v: Variant, saved: dict[str, Any], read: dict[str, list[Order]]
+           ) -> dict[str, tuple[Order, ...]]:
+    """A history entry's orders as saved: every power in the file's order, those
+    that sent an empty set included (so the game saves again as it was)."""
+    out: dict[str, tuple[Order, ...]] = {}
+    for name, items in saved.items():
+        if items:
+            pid = v.power(name)
+            out[pid] = tuple(read[pid])
+        else:
+            try:
+                out[v.power(name)] = ()
+            except StandoffError:
+                continue  # an empty list under an unknown name says nothing
+    return out
 
 
 class _Reader:

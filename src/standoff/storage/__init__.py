@@ -1,6 +1,7 @@
 """Saved games: the adapter that keeps a game in a file (``savefile``).
 
-A versioned, checksummed JSON file, changed only under a lock and written
+A versioned, checksummed JSON file holding a game record
+(:class:`standoff.GameRecord`), changed only under a lock and written
 atomically; see :mod:`standoff.storage.savefile`.
 """
 
@@ -13,7 +14,9 @@ from .savefile import (
     dumps,
     editing,
     load,
+    load_record,
     loads,
+    loads_record,
     open_variant,
     read_variant_file,
     save,
@@ -21,5 +24,5 @@ from .savefile import (
 
 __all__ = [
     "FORMAT", "LOCK_TIMEOUT", "VERSION", "VariantChangedWarning", "create", "dumps", "editing",
-    "load", "loads", "open_variant", "read_variant_file", "save",
+    "load", "load_record", "loads", "loads_record", "open_variant", "read_variant_file", "save",
 ]

@@ -22,6 +22,11 @@ replaces the file, a process that waited may hold the lock of a file that has
 just been replaced; it notices (the path names another inode) and locks the
 new file instead.
 
+A file holds a :class:`standoff.GameRecord` (its JSON form is the file's
+``"game"``): :func:`dumps` takes a record or a :class:`standoff.Game` holding
+one, :func:`loads_record` / :func:`load_record` give the record and
+:func:`loads` / :func:`load` / :func:`editing` a ``Game`` around it for the CLI.
+
 A game of a designer's own variant file keeps that file's path, digest and
 text (``"variant_file"``, an optional field of version 1): it loads from the
 kept text, so moving or editing the file cannot break the game, and a load
@@ -46,6 +51,7 @@ from typing import Any
 from standoff import (
     CorruptGameError,
     Game,
+    GameRecord,
     GameStateError,
     StandoffError,
     Variant,
@@ -74,9 +80,10 @@ def _canonical(game: dict[str, Any]) -> str:
     return json.dumps(game, sort_keys=True, separators=(",", ":"))
 
 
-def dumps(game: Game) -> str:
-    body = game.to_dict()
-    source = game.variant.source
+def dumps(game: Game | GameRecord) -> str:
+    record = game.record if isinstance(game, Game) else game
+    body = record.to_dict()
+    source = record.variant.source
     if source is not None:
         body["variant_file"] = {"path": source.path, "sha256": source.digest,
                                 "text": source.text}
@@ -87,6 +94,11 @@ def dumps(game: Game) -> str:
 
 def loads(text: str, source: str = "saved game") -> Game:
     """Read a saved game; raise :class:`CorruptGameError` with the reason."""
+    return Game.from_record(loads_record(text, source))
+
+
+def loads_record(text: str, source: str = "saved game") -> GameRecord:
+    """Read a saved game's record; raise :class:`CorruptGameError` with the reason."""
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -109,7 +121,7 @@ def loads(text: str, source: str = "saved game") -> Game:
     try:
         if "variant_file" in body:
             _adopt_kept_variant(body["variant_file"], str(body.get("variant")), source)
-        return Game.from_dict(body)
+        return GameRecord.from_dict(body)
     except StandoffError as exc:
         raise CorruptGameError(f"{source} is inconsistent: {exc}") from exc
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
@@ -186,7 +198,7 @@ def _bundled_dir() -> Path:
 # -- writing ---------------------------------------------------------------------------------
 
 
-def save(game: Game, path: str | Path) -> None:
+def save(game: Game | GameRecord, path: str | Path) -> None:
     """Write atomically: the old file stays intact until the new one is complete.
 
     Takes no lock: to change a game another process may be changing too, use
@@ -194,7 +206,7 @@ def save(game: Game, path: str | Path) -> None:
     _write(dumps(game), _target(path), exclusive=False)
 
 
-def create(game: Game, path: str | Path, overwrite: bool = False) -> None:
+def create(game: Game | GameRecord, path: str | Path, overwrite: bool = False) -> None:
     """Save a new game; without ``overwrite``, refuse (GameStateError) if the
     file exists, checked and created in one step (no race with another
     ``new``). Overwriting waits for anyone changing the old game."""
@@ -260,13 +272,17 @@ def _fsync_dir(directory: Path) -> None:
 
 
 def load(path: str | Path) -> Game:
+    return Game.from_record(load_record(path))
+
+
+def load_record(path: str | Path) -> GameRecord:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise CorruptGameError(f"no saved game at {path}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise CorruptGameError(f"cannot read {path}: {exc}") from exc
-    return loads(text, str(path))
+    return loads_record(text, str(path))
 
 
 @contextlib.contextmanager
