@@ -10,20 +10,20 @@ centre ownership after the last season of the year.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any
+from typing import Any, assert_never
 
 from .adjustments import adjudicate_adjustments, adjustment_counts, check_build, counts_for
 from .errors import IllegalOrderError, InvalidOrderError, StandoffError
 from .geography import Board, province_of
-from .legality import canal_owner, check_movement_order
+from .legality import canal_owner
 from .movement import MovementAdjudicator
 from .notation import parse_order
 from .options import DEFAULT, Options
-from .orders import Build, Disband, Move, NoConvert, Order, Permit, Remove, Retreat, Waive
+from .orders import Build, Disband, Move, Order, Remove, Retreat, Waive
 from .phase import Phase, PhaseKind
 from .position import Dislodged, Position, Unit, changed_owners
 from .results import OrderResult, Reason
-from .retreats import adjudicate_retreats, check_retreat, retreat_options
+from .retreats import adjudicate_retreats, retreat_options
 from .transitions import apply_map_change
 from .variant import Variant, load_variant
 
@@ -138,19 +138,21 @@ def _movement(v: Variant, position: Position, orders: OrdersInput,
     # phase (no intermediate table of parsed orders).
     for power, order in _read(v, orders, results):
         try:
-            checked = check_movement_order(board, position, power, order, options)
-            cls = type(checked)
-            if cls is NoConvert:
-                _no_convert_allowed(v, checked)
-                keep.add(index[province_of(checked.location)])
-                results.append(OrderResult(power, checked, True, Reason.NOTED))
-                continue
-            if cls is Permit:
-                permits.add((checked.location, checked.power))  # type: ignore[attr-defined]
-                results.append(OrderResult(power, checked, True, Reason.NOTED))
-                continue
-            prov = province_of(checked.location)
-            i = _free_slot(units, legal, power, prov) if prov in high else index[prov]
+            checked = order.check_movement(v, board, position, power, options)
+            match checked.kind:
+                case "hold" | "move" | "support_hold" | "support_move" | "convoy":
+                    prov = province_of(checked.location)
+                    i = _free_slot(units, legal, power, prov) if prov in high else index[prov]
+                case "no_convert":  # noted: read if the map changes under the fleet
+                    keep.add(index[province_of(checked.location)])
+                    results.append(OrderResult(power, checked, True, Reason.NOTED))
+                    continue
+                case "permit":  # noted: read when canal moves are adjudicated
+                    permits.add((checked.location, checked.power))
+                    results.append(OrderResult(power, checked, True, Reason.NOTED))
+                    continue
+                case _:
+                    assert_never(checked)
         except IllegalOrderError as exc:
             results.append(OrderResult(power, order, False, Reason.ILLEGAL,
                                        detail=exc.reason))
@@ -221,12 +223,6 @@ def _close_canals(board: Board, position: Position, units: list[Unit],
                                    detail=f"{who} and gave {power} no permission to pass"))
 
 
-def _no_convert_allowed(v: Variant, order: Order) -> None:
-    if v.stranded_fleets != "army":
-        raise IllegalOrderError(str(order), f"{v.title} never turns stranded fleets into "
-                                            "armies, so there is nothing to refuse")
-
-
 def _retreat(v: Variant, position: Position, parsed: dict[str, list[Order]],
              results: list[OrderResult], options: Options) -> PhaseResult:
     board = v.board_at(position.phase)
@@ -245,8 +241,8 @@ def _retreat(v: Variant, position: Position, parsed: dict[str, list[Order]],
                 if d.unit.power != power:
                     raise IllegalOrderError(str(order), f"the dislodged unit in "
                                             f"{d.unit.province.upper()} belongs to {d.unit.power}")
-                legal[d.unit.province] = check_retreat(board, d, allowed[d.unit.province],
-                                                       order, options)
+                legal[d.unit.province] = order.check_retreat(board, d, allowed[d.unit.province],
+                                                             options)
             except IllegalOrderError as exc:
                 results.append(OrderResult(power, order, False, Reason.ILLEGAL,
                                            detail=exc.reason))
@@ -333,10 +329,7 @@ def check_order(position: Position, power: str, order: Order, options: Options =
     board = v.board_at(position.phase)
     kind = position.phase.kind
     if kind is PhaseKind.MOVEMENT:
-        checked = check_movement_order(board, position, power, order, options)
-        if type(checked) is NoConvert:
-            _no_convert_allowed(v, checked)
-        return checked
+        return order.check_movement(v, board, position, power, options)
     if kind is PhaseKind.RETREAT:
         d = next((d for d in position.dislodged
                   if d.unit.province == province_of(order.location)), None)
@@ -345,7 +338,7 @@ def check_order(position: Position, power: str, order: Order, options: Options =
                                                 f"{province_of(order.location).upper()}")
         occupied = position._at  # every province holding a unit
         allowed = retreat_options(board, d, occupied, position.contested, options)
-        return check_retreat(board, d, allowed, order, options)
+        return order.check_retreat(board, d, allowed, options)
     due = adjustment_counts(v, position).get(power, 0)
     if isinstance(order, Build):
         if due <= 0:

@@ -13,10 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Container, Iterable
 
-from .errors import IllegalOrderError
-from .geography import Board, UnitType, province_of
+from .geography import Board, province_of
 from .options import Options
-from .orders import Disband, Move, Order, Retreat
+from .orders import Disband, Order, Retreat
 from .position import Dislodged, Unit
 from .results import OrderResult, Reason
 
@@ -43,29 +42,6 @@ def retreat_options(
             continue
         out.append(loc)
     return sorted(out)
-
-
-def check_retreat(
-    board: Board, dislodged: Dislodged, allowed: list[str], order: Order, options: Options
-) -> Order:
-    """Normalise a retreat/disband for this unit, or raise IllegalOrderError."""
-    u = dislodged.unit
-    if isinstance(order, Disband):
-        return Disband(u.type, u.location)
-    if isinstance(order, (Retreat, Move)):
-        dest = order.dest
-        if u.type is UnitType.FLEET and "/" not in dest:
-            fits = [loc for loc in allowed if province_of(loc) == province_of(dest)]
-            if len(fits) == 1 and options.omitted_coast == "attempt":
-                dest = fits[0]
-        elif u.type is UnitType.ARMY:
-            dest = province_of(dest)
-        if dest not in allowed:
-            why = ("nowhere to retreat to" if not allowed else
-                   f"may retreat only to {', '.join(a.upper() for a in allowed)}")
-            raise IllegalOrderError(str(order), f"{u} cannot retreat to {dest.upper()}: {why}")
-        return Retreat(u.type, u.location, dest)
-    raise IllegalOrderError(str(order), f"a {order.kind} order is not allowed in a retreat phase")
 
 
 def adjudicate_retreats(

@@ -1,0 +1,93 @@
+"""Orders as typed value objects: one module per kind.
+
+Each kind is a final frozen dataclass subclassing :class:`Order`
+(``base.py``), in a module that holds all the kind means on its own: its
+fields, its canonical notation (``str(order)``, which
+:func:`standoff.core.notation.parse_order` reads back to an equal order), its
+``kind`` name (a ``Literal``), the ``phase`` it is given in, and its legality
+checks (``check_movement``, ``check_retreat``, ``check_adjustment``: the
+order normalised, or :class:`~standoff.core.errors.IllegalOrderError`). The
+questions several checks ask are in :mod:`standoff.core.legality`.
+
+======================  ======================================  ==========
+module                  kinds                                   phase
+======================  ======================================  ==========
+``hold.py``             :class:`Hold`                           movement
+``move.py``             :class:`Move` (a retreat when given in  movement
+                        a retreat phase)
+``support.py``          :class:`SupportHold`, :class:`SupportMove`  movement
+``convoy.py``           :class:`Convoy`                         movement
+``no_convert.py``       :class:`NoConvert` (noted)              movement
+``permit.py``           :class:`Permit` (noted)                 movement
+``retreat.py``          :class:`Retreat`                        retreat
+``disband.py``          :class:`Disband` (a removal when given  retreat
+                        in an adjustment phase)
+``build.py``            :class:`Build`                          adjustment
+``waive.py``            :class:`Waive`                          adjustment
+``remove.py``           :class:`Remove`                         adjustment
+======================  ======================================  ==========
+
+What the rest of the core does with a kind (the movement classifier, the
+retreat and adjustment adjudication, the results, the renderer) is a
+``match`` on ``order.kind`` (or on the class) ending in
+``case _: assert_never(order)``: mypy narrows the order in each case and
+fails where a kind is left out.
+
+Adding a kind: write its module; list it below, in :data:`OrderKind` and in
+the union of its phase; export it from ``standoff/__init__.py``; teach
+:mod:`~standoff.core.notation` to read it. ``mypy`` then names every dispatch
+that must say what the new kind does.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, cast, get_args
+
+from .base import Order
+from .build import Build
+from .convoy import Convoy
+from .disband import Disband
+from .hold import Hold
+from .move import Move
+from .no_convert import NoConvert
+from .permit import Permit
+from .remove import Remove
+from .retreat import Retreat
+from .support import SupportHold, SupportMove
+from .waive import WAIVE, Waive
+
+#: the short name of each kind (:attr:`Order.kind`)
+OrderKind = Literal[
+    "hold", "move", "support_hold", "support_move", "convoy", "no_convert", "permit",
+    "retreat", "disband",
+    "build", "remove", "waive",
+]
+
+#: the orders of a movement phase, as their checks return them
+MovementOrder = Hold | Move | SupportHold | SupportMove | Convoy | NoConvert | Permit
+#: the orders of a retreat phase
+RetreatOrder = Retreat | Disband
+#: the orders of an adjustment phase
+AdjustmentOrder = Build | Remove | Waive
+#: an order of any kind: what a ``match`` over every kind takes
+AnyOrder = MovementOrder | RetreatOrder | AdjustmentOrder
+
+#: every kind's class
+ORDER_CLASSES: tuple[type[Order], ...] = get_args(AnyOrder)
+_KNOWN = frozenset(ORDER_CLASSES)
+
+
+def narrow_order(order: Order) -> AnyOrder:
+    """``order`` typed as the union of the kinds, for a ``match`` that mypy checks
+    for exhaustiveness (every order is of one of the kinds; anything else is a
+    TypeError)."""
+    if type(order) not in _KNOWN:
+        raise TypeError(f"{type(order).__name__} is not a kind of order of standoff")
+    return cast("AnyOrder", order)
+
+
+__all__ = [
+    "ORDER_CLASSES", "WAIVE", "AdjustmentOrder", "AnyOrder", "Build", "Convoy", "Disband",
+    "Hold", "Move", "MovementOrder", "NoConvert", "Order", "OrderKind", "Permit", "Remove",
+    "Retreat", "RetreatOrder", "SupportHold", "SupportMove", "Waive", "narrow_order",
+]

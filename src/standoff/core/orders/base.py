@@ -1,0 +1,115 @@
+"""What every order kind shares: :class:`Order`, the base of the kinds.
+
+A kind is a frozen dataclass subclassing :class:`Order`, in a module of its own
+(see :mod:`standoff.core.orders`). The base holds the unit and location every
+order has, the reading and pickling all kinds share, and the default answer
+of each phase's legality check: "not allowed in this phase". A kind overrides
+the checks of the phases it is given in.
+
+Orders are immutable values, equal and hashable by their fields, so the
+parser and the legal-order generator can hand out shared instances from their
+memo tables (a frozen dataclass takes ~1.5 µs to build: building each order
+once and reusing it is what keeps a phase fast).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING
+
+from ..geography import UnitType, province_of
+from ..legality import illegal, own_unit
+
+if TYPE_CHECKING:
+    from ..geography import Board
+    from ..options import Options
+    from ..phase import PhaseKind
+    from ..position import Dislodged, Position
+    from ..variant import Variant
+    from . import AdjustmentOrder, MovementOrder, OrderKind, RetreatOrder
+
+
+def loc_text(location: str) -> str:
+    """A location as orders write it (``STP/NC``)."""
+    return location.upper()
+
+
+def unit_text(unit: UnitType | None, location: str) -> str:
+    """A unit as orders write it (``F STP/NC``; the location alone when the
+    writer left out the type)."""
+    return f"{unit.value} {location.upper()}" if unit is not None else location.upper()
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Order:
+    """Base class: every order names the location of the unit (or site) it is for.
+
+    ``unit`` is ``None`` when the writer left out the unit type; DATC 4.C.1/4.C.2
+    say to follow such orders anyway, so the type is informative only. Orders
+    carry no power: who gave an order is the submitter's business, not the order's.
+    """
+
+    unit: UnitType | None
+    location: str
+
+    @property
+    def kind(self) -> OrderKind:
+        """The kind's short name, used in JSON and results (``"move"``): what a
+        ``match`` dispatches on (mypy narrows the order by it, and checks that
+        every kind is handled).
+
+        A property, not a class attribute: compiled dataclasses (mypyc) would
+        take a class attribute for a field."""
+        raise NotImplementedError(f"{type(self).__name__} names no kind")
+
+    @property
+    def phase(self) -> PhaseKind:
+        """The kind of phase this kind of order is given in."""
+        raise NotImplementedError(f"{type(self).__name__} names no phase")
+
+    @classmethod
+    def parse(cls, text: str, variant: object | None = None) -> Order:
+        """Read any common notation (see :mod:`standoff.core.notation`)."""
+        from ..notation import parse_order
+        from ..variant import Variant, load_variant
+
+        v = variant if isinstance(variant, Variant) else load_variant()
+        return parse_order(text, v)
+
+    def __repr__(self) -> str:
+        return f"Order.parse({str(self)!r})"
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        """Pickle and copy by the constructor's arguments: the compiled core's
+        frozen classes cannot be rebuilt field by field."""
+        return (type(self), tuple(getattr(self, f.name) for f in fields(self)))
+
+    @property
+    def province(self) -> str:
+        return province_of(self.location)
+
+    # -- legality (DATC 4.E.1): one check per kind of phase -------------------------
+    #
+    # Each returns the order *normalised* (destination coast filled in, coasts
+    # dropped where they do not matter, DATC 4.B.2/4.B.5/4.B.6; the unit's type
+    # and location as they are on the board) or raises IllegalOrderError with the
+    # reason a player needs to fix it. An order that is already normalised is
+    # returned as it is (no copy): the movement check runs for every order of
+    # every phase.
+
+    def check_movement(self, variant: Variant, board: Board, position: Position, power: str,
+                       options: Options) -> MovementOrder:
+        """The order as ``power`` may give it in this movement phase."""
+        own_unit(position, power, self)  # a missing unit is the first thing to say
+        raise illegal(self, f"a {self.kind} order is not allowed in a movement phase")
+
+    def check_retreat(self, board: Board, dislodged: Dislodged, allowed: list[str],
+                      options: Options) -> RetreatOrder:
+        """The order for the dislodged unit, which may retreat to ``allowed``."""
+        raise illegal(self, f"a {self.kind} order is not allowed in a retreat phase")
+
+    def check_adjustment(self, variant: Variant, board: Board, position: Position,
+                         power: str, due: int) -> AdjustmentOrder:
+        """The order as ``power`` may give it in this adjustment phase, ``due``
+        being its builds (positive) or removals (negative) due."""
+        raise illegal(self, f"a {self.kind} order is not allowed in an adjustment phase")

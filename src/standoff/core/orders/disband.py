@@ -1,0 +1,35 @@
+"""DISBAND: a dislodged unit leaves the board (``F TRI D``). Given in an
+adjustment phase, a disband is read as a removal."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal, final
+
+from ..phase import PhaseKind
+from .base import Order, unit_text
+
+if TYPE_CHECKING:
+    from ..geography import Board
+    from ..options import Options
+    from ..position import Dislodged
+
+
+@final
+@dataclass(frozen=True, slots=True, repr=False)
+class Disband(Order):
+    @property
+    def kind(self) -> Literal["disband"]:
+        return "disband"
+
+    @property
+    def phase(self) -> PhaseKind:
+        return PhaseKind.RETREAT
+
+    def __str__(self) -> str:
+        return f"{unit_text(self.unit, self.location)} D"
+
+    def check_retreat(self, board: Board, dislodged: Dislodged, allowed: list[str],
+                      options: Options) -> Disband:
+        u = dislodged.unit
+        return Disband(u.type, u.location)

@@ -1,0 +1,49 @@
+"""NO CONVERT: a standing instruction for this season, given beside the unit's
+order (``F ION NO CONVERT``): if the map changes under this fleet and leaves it
+inland, it disbands instead of becoming an army (Sahara rule 2: "if the owner
+has specified that it won't change, it disbands"). Noted, not adjudicated."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal, final
+
+from ..geography import UnitType, province_of
+from ..legality import illegal, own_unit
+from ..phase import PhaseKind
+from .base import Order, unit_text
+
+if TYPE_CHECKING:
+    from ..geography import Board
+    from ..options import Options
+    from ..position import Position
+    from ..variant import Variant
+
+
+@final
+@dataclass(frozen=True, slots=True, repr=False)
+class NoConvert(Order):
+    @property
+    def kind(self) -> Literal["no_convert"]:
+        return "no_convert"
+
+    @property
+    def phase(self) -> PhaseKind:
+        return PhaseKind.MOVEMENT
+
+    def __str__(self) -> str:
+        return f"{unit_text(self.unit, self.location)} NO CONVERT"
+
+    def check_movement(self, variant: Variant, board: Board, position: Position, power: str,
+                       options: Options) -> NoConvert:
+        unit = position._at.get(province_of(self.location))
+        if unit is None or unit.power != power:
+            unit = own_unit(position, power, self)  # raises with the reason
+        if unit.type is not UnitType.FLEET:
+            raise illegal(self, "only a fleet can be told not to convert")
+        checked = self if self.unit is unit.type and self.location == unit.location \
+            else NoConvert(unit.type, unit.location)
+        if variant.stranded_fleets != "army":
+            raise illegal(checked, f"{variant.title} never turns stranded fleets into armies, "
+                                   "so there is nothing to refuse")
+        return checked

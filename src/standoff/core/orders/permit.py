@@ -1,0 +1,52 @@
+"""PERMIT: the owner of a canal lets ``power``'s fleets pass it this turn
+(``CAI PERMIT ITALY``; The Twentieth Century's straits and canals: "owning
+players may also allow other players to send fleets through"). ``location`` is
+the canal; no unit. Noted, then read when canal moves are adjudicated."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal, final
+
+from ..geography import province_of
+from ..legality import canal_owner, illegal
+from ..phase import PhaseKind
+from .base import Order, loc_text
+
+if TYPE_CHECKING:
+    from ..geography import Board
+    from ..options import Options
+    from ..position import Position
+    from ..variant import Variant
+
+
+@final
+@dataclass(frozen=True, slots=True, repr=False)
+class Permit(Order):
+    #: the power whose fleets may pass
+    power: str
+
+    @property
+    def kind(self) -> Literal["permit"]:
+        return "permit"
+
+    @property
+    def phase(self) -> PhaseKind:
+        return PhaseKind.MOVEMENT
+
+    def __str__(self) -> str:
+        return f"{loc_text(self.location)} PERMIT {self.power.upper()}"
+
+    def check_movement(self, variant: Variant, board: Board, position: Position, power: str,
+                       options: Options) -> Permit:
+        """Only the canal's owner may permit, and not itself."""
+        canal = province_of(self.location)
+        if canal not in board.canals:
+            raise illegal(self, f"{canal.upper()} is not a canal or strait")
+        owner = canal_owner(board, position, canal)
+        if owner != power:
+            who = f"{owner} controls it" if owner else "nobody controls it"
+            raise illegal(self, f"only the owner of {canal.upper()} may permit passage ({who})")
+        if self.power == power:
+            raise illegal(self, f"{power}'s own fleets pass {canal.upper()} without permission")
+        return self if self.location == canal else Permit(None, canal, self.power)

@@ -1,0 +1,56 @@
+"""RETREAT: a dislodged unit moves to a space it may retreat to (``F TRI R ALB``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal, final
+
+from ..errors import IllegalOrderError
+from ..geography import UnitType, province_of
+from ..phase import PhaseKind
+from .base import Order, loc_text, unit_text
+
+if TYPE_CHECKING:
+    from ..geography import Board
+    from ..options import Options
+    from ..position import Dislodged
+
+
+@final
+@dataclass(frozen=True, slots=True, repr=False)
+class Retreat(Order):
+    dest: str
+
+    @property
+    def kind(self) -> Literal["retreat"]:
+        return "retreat"
+
+    @property
+    def phase(self) -> PhaseKind:
+        return PhaseKind.RETREAT
+
+    def __str__(self) -> str:
+        return f"{unit_text(self.unit, self.location)} R {loc_text(self.dest)}"
+
+    def check_retreat(self, board: Board, dislodged: Dislodged, allowed: list[str],
+                      options: Options) -> Retreat:
+        return retreat_to(self, self.dest, dislodged, allowed, options)
+
+
+def retreat_to(order: Order, dest: str, dislodged: Dislodged, allowed: list[str],
+               options: Options) -> Retreat:
+    """``order`` (a retreat, or a move given in a retreat phase) as the retreat of
+    ``dislodged`` to ``dest``, which must be among ``allowed``: a fleet's coast is
+    filled in when only one fits (unless omitted coasts fail), an army's dropped."""
+    u = dislodged.unit
+    if u.type is UnitType.FLEET and "/" not in dest:
+        fits = [loc for loc in allowed if province_of(loc) == province_of(dest)]
+        if len(fits) == 1 and options.omitted_coast == "attempt":
+            dest = fits[0]
+    elif u.type is UnitType.ARMY:
+        dest = province_of(dest)
+    if dest not in allowed:
+        why = ("nowhere to retreat to" if not allowed else
+               f"may retreat only to {', '.join(a.upper() for a in allowed)}")
+        raise IllegalOrderError(str(order), f"{u} cannot retreat to {dest.upper()}: {why}")
+    return Retreat(u.type, u.location, dest)
