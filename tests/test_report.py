@@ -251,6 +251,19 @@ def test_twentieth_century_permits_are_orders_and_canal_owners_may_permit() -> N
     assert tasks["britain"] == "orders for 1 unit; may permit passage through CAI"
 
 
+def test_twentieth_century_canal_owner_without_units_is_never_nmr() -> None:
+    """Britain owns Cairo but has no units: it may PERMIT passage, it need not,
+    so sending nothing is no NMR (only powers that must act are counted)."""
+    g = game_at("twentieth-century | S1933M | italy: F AEG | britain: CAI LON; italy: ROM "
+                "| - | -")
+    assert g.powers_to_order() == ["italy"] and g.powers_that_may_order() == ["britain"]
+    r = play(g, {"italy": ["F aeg - red"]})
+    assert r.nmr == ()
+    assert "No orders received (NMR): none\n" in r.to_text()
+    tasks = {s.power: s.task for s in r.standings}
+    assert tasks["britain"] == "may permit passage through CAI"
+
+
 def test_twentieth_century_unpermitted_canal_move_holds() -> None:
     g = game_at("twentieth-century | S1933M | italy: F AEG; britain: A LON | "
                 "britain: CAI LON; italy: ROM | - | -")

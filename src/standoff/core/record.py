@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, NamedTuple
+from typing import Any
 
 from .adjudicator import PhaseResult, adjudicate, check_order, read_orders
 from .adjustments import adjustment_counts
@@ -135,10 +135,19 @@ class PendingOrders:
 
     def with_orders(self, orders: PowerOrders) -> PendingOrders:
         """These pending orders with ``orders.power``'s replaced by ``orders``."""
-        rest = [p for p in self.powers if p.power != orders.power]
-        rest.append(orders)
-        rest.sort(key=_power_of)
-        return PendingOrders(tuple(rest))
+        power = orders.power
+        out: list[PowerOrders] = []
+        placed = False
+        for p in self.powers:
+            if p.power == power:
+                continue
+            if not placed and p.power > power:
+                out.append(orders)
+                placed = True
+            out.append(p)
+        if not placed:
+            out.append(orders)
+        return PendingOrders(tuple(out))
 
     def without(self, power: str) -> PendingOrders:
         if power not in self:
@@ -151,10 +160,6 @@ class PendingOrders:
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         return (PendingOrders, (self.powers,))
-
-
-def _power_of(orders: PowerOrders) -> str:
-    return orders.power
 
 
 #: no orders pending
@@ -409,16 +414,11 @@ def clear_orders(record: GameRecord, power: str) -> GameRecord:
     return _replace(record, pending=record.pending.without(pid))
 
 
-class _Slot(NamedTuple):
-    """Which pending order a new one replaces (see :class:`PowerOrders`); worked
-    out while submitting, never stored."""
-
-    kind: Literal["unit", "note", "permit", "waive"]
-    province: str
-    #: a PERMIT's beneficiary
-    power: str = ""
-    #: which of a power's units in one high sea (1..), which waive (1..)
-    number: int = 0
+#: which pending order a new one replaces (see :class:`PowerOrders`): (kind: "unit",
+#: "note", "permit" or "waive"; province; a PERMIT's beneficiary; which of a power's
+#: units on a high sea, which waive). Worked out while submitting, never stored; a
+#: plain tuple, the cheapest key to build.
+_Slot = tuple[str, str, str, int]
 
 
 def _slots(orders: Iterable[Order], high: frozenset[str] | set[str]) -> dict[_Slot, Order]:
@@ -429,18 +429,18 @@ def _slots(orders: Iterable[Order], high: frozenset[str] | set[str]) -> dict[_Sl
     for o in orders:
         if isinstance(o, Waive):
             waives += 1
-            out[_Slot("waive", "", "", waives)] = o
+            out[("waive", "", "", waives)] = o
             continue
         prov = province_of(o.location)
         if isinstance(o, NoConvert):
-            out[_Slot("note", prov)] = o
+            out[("note", prov, "", 0)] = o
         elif isinstance(o, Permit):
-            out[_Slot("permit", prov, o.power)] = o
+            out[("permit", prov, o.power, 0)] = o
         elif prov in high:
             n = shared[prov] = shared.get(prov, 0) + 1
-            out[_Slot("unit", prov, "", n)] = o
+            out[("unit", prov, "", n)] = o
         else:
-            out[_Slot("unit", prov)] = o
+            out[("unit", prov, "", 0)] = o
     return out
 
 
@@ -468,35 +468,35 @@ def _submit(record: GameRecord, power: str, orders: Iterable[str | Order], repla
     pending: dict[_Slot, Order] = {}
     if before is not None and not replace:
         pending = _slots(before.orders, high)
-    waives = sum(1 for s in pending if s.kind == "waive")
+    waives = sum(1 for s in pending if s[0] == "waive")
     shared: dict[str, int] = {}  # high sea -> orders given for it in this call
     given: dict[str, Order] = {}  # province -> the order this call gives its unit
     for order in checked:
         if isinstance(order, Waive):
             waives += 1
-            pending[_Slot("waive", "", "", waives)] = order
+            pending[("waive", "", "", waives)] = order
             continue
         prov = province_of(order.location)
         if isinstance(order, NoConvert):
-            pending[_Slot("note", prov)] = order  # beside the unit's order
+            pending[("note", prov, "", 0)] = order  # beside the unit's order
         elif isinstance(order, Permit):
-            pending[_Slot("permit", prov, order.power)] = order
+            pending[("permit", prov, order.power, 0)] = order
         elif prov in high:  # several fleets: one order each (1939 IV)
             if prov not in shared:  # this call's orders there replace all earlier ones
                 pending = {s: o for s, o in pending.items()
-                           if not (s.kind == "unit" and s.province == prov)}
+                           if not (s[0] == "unit" and s[1] == prov)}
             n = shared[prov] = shared.get(prov, 0) + 1
             if n > sum(1 for u in position.units_in(prov) if u.power == pid):
                 raise IllegalOrderError(str(order), f"more orders than {pid} has units "
                                                     f"in {prov.upper()}")
-            pending[_Slot("unit", prov, "", n)] = order
+            pending[("unit", prov, "", n)] = order
         else:
             first = given.get(prov)
             if strict and first is not None:
                 raise IllegalOrderError(str(order), f"a second order for {prov.upper()} "
                                                     f"in one submission (the first: {first})")
             given[prov] = order
-            pending[_Slot("unit", prov)] = order
+            pending[("unit", prov, "", 0)] = order
     kept = tuple(pending.values())
     if strict and position.phase.kind is PhaseKind.ADJUSTMENT:
         _check_allowance(v, position, pid, kept, checked)
