@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from standoff import UnitCountWinner
 from standoff.cli import cli
 from standoff.core.adjudicator import check_order
 from standoff.core.errors import IllegalOrderError, InvalidOrderError
@@ -413,7 +414,7 @@ def test_35_centres_without_35_units_do_not_win() -> None:
 
 def test_variant_declares_the_units_victory() -> None:
     """Rule 4: the variant's victory is 35 units, not a centre count."""
-    assert TE.victory.units == 35 and TE.victory.centres == 0
+    assert TE.victory == UnitCountWinner(35)
     assert "35 units" in TE.victory.describe(TE.calendar)
 
 

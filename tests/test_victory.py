@@ -44,7 +44,7 @@ def pos(text: str) -> Position:
     ("sahara", LastUnitIn("ice", after=Phase.parse("W1911A", SAHARA.calendar))),
 ])
 def test_each_variant_file_names_its_rule(variant: str, rule: object) -> None:
-    assert load_variant(variant).victory.rule() == rule
+    assert load_variant(variant).victory == rule
 
 
 def test_outcome_is_a_value() -> None:
@@ -140,7 +140,7 @@ def test_sahara_iceland_before_the_end_decides_nothing() -> None:
     before = pos("sahara | F1911M | england: A ICE | england: ICE | - | -")
     after = pos("sahara | B1911A | england: A ICE | england: ICE | - | -")
     assert decide_victory(SAHARA, before, after) is None
-    rule = SAHARA.victory.rule()
+    rule = SAHARA.victory
     assert rule.last_phase() == Phase.parse("W1911A", SAHARA.calendar)
     assert rule.describe(SAHARA.calendar).startswith("the last unit in ICE after ")
     assert LastUnitIn("xyz", after=rule.last_phase() or SAHARA.start).problems(SAHARA) == [
@@ -161,7 +161,7 @@ def test_twentieth_74_centres_as_a_fall_turn_begins_win() -> None:
     """20th Victory Conditions: "74 Supply Centers at the beginning of a Fall turn"."""
     outcome = decide_victory(TWENTIETH, _twentieth("S1934M"), _twentieth("F1934M"))
     assert outcome == Outcome("britain")
-    assert TWENTIETH.victory.rule().describe(TWENTIETH.calendar) == (
+    assert TWENTIETH.victory.describe(TWENTIETH.calendar) == (
         "74 supply centres at the beginning of a Fall turn")
 
 
@@ -177,3 +177,19 @@ def test_twentieth_73_centres_do_not_win() -> None:
     seventy_three = " ".join(c.upper() for c in ["del", *OTHERS])
     after = pos(f"twentieth-century | F1934M | britain: A DEL | britain: {seventy_three} | - | -")
     assert decide_victory(TWENTIETH, _twentieth("S1934M"), after) is None
+
+
+def test_the_earlier_victory_record_is_still_a_rule() -> None:
+    """Code written for the one-kind-set ``Victory`` record keeps working: it
+    answers as the rule it names."""
+    from standoff import Victory
+
+    old = Victory(centres=18)
+    assert old.rule() == CentreCountWinner(18)
+    before = pos(f"standard | F1901M | france: A BUR | france: {SEVENTEEN} | - | -")
+    after = pos(f"standard | W1901A | france: A MUN | france: {SEVENTEEN} MUN | - | -")
+    assert old.decide(STANDARD, before, after) == Outcome("france")
+    assert old.describe(STANDARD.calendar) == "18 supply centres"
+    sahara = Victory(unit_in="ice", after=Phase.parse("W1911A", SAHARA.calendar))
+    assert sahara.rule() == SAHARA.victory and sahara.last_phase() == SAHARA.victory.last_phase()
+    assert Victory(units=35).problems(TWIN) == []

@@ -31,76 +31,32 @@ import copy
 import hashlib
 import pickle
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from .errors import NotationError, StandoffError, VariantError
+from .features import Features
 from .geography import Board, Province, Terrain, UnitType, province_of
+from .hooks import (
+    BUILD_SITES,
+    MAP_CHANGES,
+    NEUTRAL_ORDERS,
+    TRANSFORMS,
+    VICTORY,
+    BuildCentre,
+    BuildSites,
+    NeutralOrders,
+    Timeline,
+    build_sites,
+)
+from .hooks.neutral import CivilDisorder
 from .phase import Calendar, Era, Phase
-from .victory import CentreCountWinner, LastUnitIn, UnitCountWinner, VictoryRule
-
-
-class Timeline(Protocol):
-    """A map that changes during the game (a hook such as ``changing_map``)."""
-
-    def board_at(self, phase: Phase) -> Board: ...
-
-    def problems(self) -> list[str]: ...
-
-
-@dataclass(frozen=True, slots=True)
-class Victory:
-    """How a game is won. Exactly one kind is set.
-
-    * ``centres``: own this many supply centres (Standard: 18);
-    * ``units``: have this many units on the board when a Winter ends (Twin Earths: 35);
-    * ``unit_in`` and ``after``: the game ends after phase ``after`` and the
-      power with a unit in ``unit_in`` wins, if any (Sahara: Iceland, W1911A).
-    """
-
-    centres: int = 0
-    units: int = 0
-    unit_in: str = ""
-    after: Phase | None = None
-    #: for ``centres``: checked when this season's movement phase begins
-    #: (The Twentieth Century: "at the beginning of a Fall turn"); None: when
-    #: centres change hands after the year's last season
-    at_start_of: int | None = None
-
-    def describe(self, calendar: Calendar) -> str:
-        if self.centres and self.at_start_of is not None:
-            return (f"{self.centres} supply centres at the beginning of a "
-                    f"{calendar.seasons[self.at_start_of]} turn")
-        if self.centres:
-            return f"{self.centres} supply centres"
-        if self.units:
-            return f"{self.units} units on the board at the end of a {calendar.adjustment_season}"
-        after = self.after.long_name(calendar) if self.after else "?"
-        return f"the last unit in {self.unit_in.upper()} after {after}"
-
-    def rule(self) -> VictoryRule:
-        """This condition as a victory rule (:mod:`standoff.core.victory`)."""
-        if self.centres:
-            return CentreCountWinner(self.centres, self.at_start_of)
-        if self.units:
-            return UnitCountWinner(self.units)
-        if self.after is None:
-            raise VariantError(f"victory in {self.unit_in!r} names no phase after which")
-        return LastUnitIn(self.unit_in, self.after)
-
-
-@dataclass(frozen=True, slots=True)
-class BuildCentre:
-    """A space where ``power`` may build although it is not a supply centre,
-    while it owns at least one of ``requires_any`` (1939 IV rules 4.1-4.3, 7.1)."""
-
-    province: str
-    power: str
-    requires_any: tuple[str, ...]
+from .victory import CentreCountWinner, VictoryRule
+from .victory import Victory as Victory  # the record of earlier versions, still accepted
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +88,12 @@ class VariantSource:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Variant:
+    """A variant: its map, powers and calendar, and the hooks (from
+    :mod:`standoff.core.hooks`) for what data cannot say: ``victory``,
+    ``build_sites``, ``neutral_orders`` and a changing map's ``timeline``.
+    ``features`` lists, typed, what the variant uses
+    (:class:`standoff.core.features.Features`)."""
+
     name: str
     title: str
     aliases: tuple[str, ...]
@@ -139,11 +101,13 @@ class Variant:
     board: Board
     calendar: Calendar
     start: Phase
-    victory: Victory
+    #: how the game is won (:mod:`standoff.core.victory`; ``[victory]`` names it)
+    victory: VictoryRule
     hooks: tuple[str, ...] = ()
     description: str = ""
-    #: where builds go: "home" (owned empty home centres) or "owned" (any owned
-    #: empty centre, Sahara rule 4)
+    #: where builds go, by name (:data:`standoff.core.hooks.BUILD_SITES`): "home"
+    #: (owned empty home centres) or "owned" (any owned empty centre, Sahara rule 4);
+    #: :attr:`build_sites` is that rule, with the build centres
     builds: str = "home"
     #: what happens to a fleet the map leaves inland: "disband", or "army" (it
     #: becomes an army unless its owner ordered NO CONVERT, Sahara rule 2)
@@ -161,6 +125,21 @@ class Variant:
     #: the file and text of a variant read by :func:`variant_from_text` (a
     #: designer's own file); None for the bundled variants and code-built ones
     source: VariantSource | None = None
+    #: what the units of no power are ordered to do (``[neutral] orders``)
+    neutral_orders: NeutralOrders = field(default_factory=CivilDisorder)
+    #: where a power may build: the ``builds`` rule plus the build centres
+    build_sites: BuildSites = field(init=False, repr=False)
+    #: the variant features the data uses, worked out when the variant is built
+    features: Features = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        try:
+            sites = build_sites(self.builds, self.build_centres)
+        except KeyError:
+            raise VariantError(f"unknown builds rule {self.builds!r} (known: "
+                               f"{', '.join(sorted(BUILD_SITES))})") from None
+        object.__setattr__(self, "build_sites", sites)
+        object.__setattr__(self, "features", Features.of(self))
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         """Pickled by name, as positions and saved games name their variant: the
@@ -181,10 +160,6 @@ class Variant:
         if self.timeline is None:
             return self.board
         return self.timeline.board_at(phase)
-
-    @property
-    def victory_centres(self) -> int:
-        return self.victory.centres
 
     def power(self, text: str) -> str:
         """Find a power id by id, name or adjective, case-insensitively."""
@@ -394,8 +369,6 @@ def _derived(data: dict[str, Any], path: Path | str, depth: int = 0) -> dict[str
     base = copy.deepcopy(_read(base_path, depth + 1))
     for key in ("aliases", "title", "description"):
         base["variant"].pop(key, None)  # never inherited: they name the base
-    from .hooks import TRANSFORMS  # the rule library sits on top of this module
-
     for t in derive.get("transforms", ()):
         transform = TRANSFORMS.get(t)
         if transform is None:
@@ -487,22 +460,18 @@ def _calendar(head: Mapping[str, Any], cal: Mapping[str, Any]) -> Calendar:
     )
 
 
-def _victory(data: Mapping[str, Any], calendar: Calendar) -> Victory:
-    v = data.get("victory", {})
+def _victory(data: Mapping[str, Any], calendar: Calendar) -> VictoryRule:
+    """The victory rule the ``[victory]`` table names by its key
+    (:data:`standoff.core.hooks.VICTORY`); the early ``victory_centres`` of
+    ``[variant]`` is still read."""
+    table = data.get("victory", {})
     head = data["variant"]
-    if not v and "victory_centres" in head:
-        return Victory(centres=int(head["victory_centres"]))
-    kinds = [k for k in ("centres", "units", "unit_in") if k in v]
+    if not table and "victory_centres" in head:
+        return CentreCountWinner(int(head["victory_centres"]))
+    kinds = [k for k in VICTORY if k in table]
     if len(kinds) != 1:
-        raise VariantError("[victory] needs exactly one of centres, units, unit_in")
-    if "unit_in" in v:
-        return Victory(unit_in=str(v["unit_in"]), after=Phase.parse(str(v["after"]), calendar))
-    at = v.get("at_start_of")
-    if at is not None and (not v.get("centres") or at not in calendar.seasons):
-        raise VariantError("[victory] at_start_of names a season of the calendar "
-                           f"({', '.join(calendar.seasons)}) and goes with centres")
-    return Victory(centres=int(v.get("centres", 0)), units=int(v.get("units", 0)),
-                   at_start_of=None if at is None else calendar.seasons.index(at))
+        raise VariantError(f"[victory] needs exactly one of {', '.join(VICTORY)}")
+    return VICTORY[kinds[0]](table, calendar)
 
 
 def _unit_spec(board: Board, text: str, owner: str) -> tuple[UnitType, str]:
@@ -528,14 +497,12 @@ def _build(data: dict[str, Any], source: VariantSource | None = None) -> Variant
                             tuple(p.get("aliases", ())))
     hooks = tuple(head.get("hooks", ()))
     timeline = None
-    if hooks:
-        from .hooks import HOOKS  # the rule library sits on top of this module
-
-        for h in hooks:
-            make = HOOKS.get(h)
-            if make is None:
-                raise VariantError(f"unknown rule hook {h!r} (known: {', '.join(sorted(HOOKS))})")
-            timeline = make(data, board, calendar)
+    for h in hooks:
+        make = MAP_CHANGES.get(h)
+        if make is None:
+            raise VariantError(f"unknown rule hook {h!r} (known: "
+                               f"{', '.join(sorted(MAP_CHANGES))})")
+        timeline = make(data, board, calendar)
     neutral = data.get("neutral", {})
     neutral_units = tuple(_unit_spec(board, u, "neutral") for u in neutral.get("units", ()))
     neutral_id = str(neutral.get("id", "neutral")) if neutral else ""
@@ -551,8 +518,14 @@ def _build(data: dict[str, Any], source: VariantSource | None = None) -> Variant
                                           tuple(spec.get("requires_any", ())))
     builds = str(head.get("builds", "home"))
     stranded = str(head.get("stranded_fleets", "disband"))
-    if builds not in ("home", "owned") or stranded not in ("disband", "army"):
-        raise VariantError("builds must be 'home' or 'owned'; stranded_fleets 'disband' or 'army'")
+    if builds not in BUILD_SITES or stranded not in ("disband", "army"):
+        raise VariantError(f"builds must be one of {', '.join(sorted(BUILD_SITES))}; "
+                           "stranded_fleets 'disband' or 'army'")
+    neutral_orders = str(neutral.get("orders", "civil_disorder"))
+    make_orders = NEUTRAL_ORDERS.get(neutral_orders)
+    if make_orders is None:
+        raise VariantError(f"unknown [neutral] orders {neutral_orders!r} (known: "
+                           f"{', '.join(sorted(NEUTRAL_ORDERS))})")
     return Variant(
         name=head["name"],
         title=head.get("title", head["name"]),
@@ -573,10 +546,6 @@ def _build(data: dict[str, Any], source: VariantSource | None = None) -> Variant
         neutral_units=neutral_units,
         build_centres=build_centres,
         source=source,
+        neutral_orders=make_orders(),
     )
 
-
-#: A transform: (base variant data, the [derive] table) -> derived data.
-TransformFn = Callable[[dict[str, Any], Mapping[str, Any]], dict[str, Any]]
-#: A hook that makes a changing map: (variant data, starting board, calendar) -> Timeline.
-TimelineFn = Callable[[Mapping[str, Any], Board, Calendar], Timeline]

@@ -42,12 +42,7 @@ def check_variant(v: Variant) -> list[str]:
         for phase, board in _boards(v):
             if board is not v.board:
                 problems += _board_problems(board, f"map at {phase.name(v.calendar)}")
-    vic = v.victory
-    centres = len(v.supply_centres)
-    if vic.centres and vic.centres > centres:
-        problems.append(f"victory needs {vic.centres} centres but the map has {centres}")
-    if vic.unit_in and vic.unit_in not in v.board.provinces:
-        problems.append(f"victory names unknown space {vic.unit_in!r}")
+    problems += v.victory.problems(v)
     for p in v.board.provinces.values():
         if p.capacity == 0 and p.terrain is not Terrain.SEA:
             problems.append(f"{p.id}: only a sea may hold any number of units")
@@ -65,7 +60,7 @@ def _boards(v: Variant) -> Iterable[tuple[Phase, Board]]:
     """Each distinct board of a changing map, with the first phase it is in force."""
     seen: set[int] = set()
     phase = v.start
-    last = v.victory.after or Phase(v.start.year + 30, 0, PhaseKind.MOVEMENT)
+    last = v.victory.last_phase() or Phase(v.start.year + 30, 0, PhaseKind.MOVEMENT)
     while phase <= last:
         board = v.board_at(phase)
         if id(board) not in seen:
@@ -150,5 +145,6 @@ def variant_summary(v: Variant) -> dict[str, object]:
         "build centres": {p: bc.power for p, bc in sorted(v.build_centres.items())},
         "start": v.start.long_name(v.calendar),
         "victory": v.victory.describe(v.calendar),
+        "features": v.features.names(),
         "boards": sum(1 for _ in _boards(v)) if v.timeline else 1,
     }

@@ -25,9 +25,11 @@ A draw is not a victory rule's business: the players declare it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
+from .errors import VariantError
 from .phase import Calendar, Phase, PhaseKind
 
 if TYPE_CHECKING:  # at run time only values are passed: no import cycle with variant.py
@@ -173,8 +175,77 @@ class LastUnitIn:
         return self.after
 
 
+@dataclass(frozen=True, slots=True)
+class Victory:
+    """The victory record of earlier versions, one kind set (``Victory(centres=18)``,
+    ``Victory(units=35)``, ``Victory(unit_in="ice", after=phase)``, with
+    ``at_start_of`` for centres): still accepted where a rule is, and answering
+    as :meth:`rule` does. New code names the rule itself."""
+
+    centres: int = 0
+    units: int = 0
+    unit_in: str = ""
+    after: Phase | None = None
+    at_start_of: int | None = None
+
+    def rule(self) -> VictoryRule:
+        """This record as a victory rule."""
+        if self.centres:
+            return CentreCountWinner(self.centres, self.at_start_of)
+        if self.units:
+            return UnitCountWinner(self.units)
+        if self.after is None:
+            raise VariantError(f"victory in {self.unit_in!r} names no phase after which")
+        return LastUnitIn(self.unit_in, self.after)
+
+    def decide(self, variant: Variant, before: Position, after: Position) -> Outcome | None:
+        return self.rule().decide(variant, before, after)
+
+    def describe(self, calendar: Calendar) -> str:
+        return self.rule().describe(calendar)
+
+    def problems(self, variant: Variant) -> list[str]:
+        return self.rule().problems(variant)
+
+    def last_phase(self) -> Phase | None:
+        return self.rule().last_phase()
+
+
+# -- reading [victory] (the rules are registered by these names in core/hooks) ------------
+
+
+def centres_rule(table: Mapping[str, Any], calendar: Calendar) -> CentreCountWinner:
+    """``centres = 18``, with ``at_start_of = "Fall"`` if counted as that season begins."""
+    at = table.get("at_start_of")
+    if at is not None and at not in calendar.seasons:
+        raise VariantError("[victory] at_start_of names a season of the calendar "
+                           f"({', '.join(calendar.seasons)}) and goes with centres")
+    return CentreCountWinner(int(table["centres"]),
+                             None if at is None else calendar.seasons.index(at))
+
+
+def units_rule(table: Mapping[str, Any], calendar: Calendar) -> UnitCountWinner:
+    """``units = 35``."""
+    _only_centres_count_at_start(table, calendar)
+    return UnitCountWinner(int(table["units"]))
+
+
+def unit_in_rule(table: Mapping[str, Any], calendar: Calendar) -> LastUnitIn:
+    """``unit_in = "ice"`` with ``after = "W1911A"``."""
+    _only_centres_count_at_start(table, calendar)
+    if "after" not in table:
+        raise VariantError("[victory] unit_in needs after (the last phase, e.g. \"W1911A\")")
+    return LastUnitIn(str(table["unit_in"]), Phase.parse(str(table["after"]), calendar))
+
+
+def _only_centres_count_at_start(table: Mapping[str, Any], calendar: Calendar) -> None:
+    if "at_start_of" in table:
+        raise VariantError("[victory] at_start_of names a season of the calendar "
+                           f"({', '.join(calendar.seasons)}) and goes with centres")
+
+
 def decide_victory(variant: Variant, before: Position, after: Position) -> Outcome | None:
     """Whether processing the phase that led from ``before`` to ``after`` ended the
     game by the variant's victory rule: None while it goes on, else the
     :class:`Outcome` (a winner, or nobody). Call it once per processed phase."""
-    return variant.victory.rule().decide(variant, before, after)
+    return variant.victory.decide(variant, before, after)

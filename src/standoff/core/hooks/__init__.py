@@ -1,30 +1,129 @@
-"""The rule library: named transforms and hooks that variant data files refer to.
+"""The rule library: what a variant's data cannot say, as named, typed hooks.
 
-A variant file says ``transforms = ["twin_levels"]`` or ``hooks =
-["changing_map"]``; this module maps those names to code. Each rule is a small
-module of its own, and none of them is specific to one variant: any variant
-may stack boards, split its centres or change its map on a schedule.
+A variant is its data file plus hooks chosen from here by name. Each kind of
+hook is a Protocol below, and each registry maps the names a variant file
+uses to the code (python-chess and godip keep the same split: data for the
+board, small named objects for the rules)::
 
-* transforms run once, at load time, on the base variant's raw data
-  (:data:`standoff.variant.TransformFn`);
-* hooks act during play; today the only one is a changing map
-  (:data:`standoff.variant.TimelineFn`).
+    kind          the file says                    registry        protocol
+    transform     [derive] transforms = [...]      TRANSFORMS      TransformFn
+    map changes   [variant] hooks = [...]          MAP_CHANGES     Timeline
+    victory       [victory] centres | units | ...  VICTORY         VictoryRule
+    build sites   [variant] builds = "home"        BUILD_SITES     BuildSites
+    neutral units [neutral] orders = "..."         NEUTRAL_ORDERS  NeutralOrders
+
+* transforms run once, at load time, on the base variant's raw data (two
+  stacked boards, split centres);
+* the other hooks act during play, once per phase at most (never per order of a
+  movement phase): the board in force, whether the game is won, where a power
+  may build, what units of no power are ordered to do.
+
+None of them is specific to one variant; the core never asks "which variant is
+this?". The variant features they serve are declared in
+:mod:`standoff.core.features`. This package sits below :mod:`standoff.core.variant`
+(which reads the names), so nothing here imports it at run time.
 """
 
 from __future__ import annotations
 
-from ..variant import TimelineFn, TransformFn
+from collections.abc import Callable, Container, Mapping
+from typing import TYPE_CHECKING, Any, Protocol
+
+from ..geography import Board
+from ..phase import Calendar, Phase
+from ..victory import VictoryRule, centres_rule, unit_in_rule, units_rule
+from .build_sites import BuildCentre, HomeCentres, OwnedCentres, WithBuildCentres
 from .changing_map import make_timeline
 from .levels import twin_levels
+from .neutral import CivilDisorder
 from .split_centres import split_centres
+
+if TYPE_CHECKING:
+    from ..orders import Order
+    from ..position import Position
+    from ..variant import Variant
+
+
+class Timeline(Protocol):
+    """A map that changes during the game (``changing_map``): the board in force
+    at each phase."""
+
+    def board_at(self, phase: Phase) -> Board: ...
+
+    def problems(self) -> list[str]:
+        """What in the schedule names spaces the map lacks (for check-variant)."""
+        ...
+
+
+class BuildSites(Protocol):
+    """Where a power may build (``builds``)."""
+
+    def sites(self, variant: Variant, power: str, centres: Mapping[str, str],
+              occupied: Container[str]) -> list[str]:
+        """The spaces where ``power`` may build now, given who owns which centre
+        (province -> power) and the provinces holding a unit."""
+        ...
+
+    def refusal(self, variant: Variant, board: Board, power: str, province: str,
+                centres: Mapping[str, str], occupied: Container[str]) -> str:
+        """Why ``power`` may not build in ``province`` (not among :meth:`sites`)."""
+        ...
+
+
+class NeutralOrders(Protocol):
+    """What the units of no power are ordered to do (``[neutral] orders``)."""
+
+    def orders(self, variant: Variant, position: Position) -> list[Order]:
+        """Orders for the units of no power in this movement phase; a unit given
+        none holds."""
+        ...
+
+
+#: A transform: (base variant data, the [derive] table) -> derived data.
+TransformFn = Callable[[dict[str, Any], Mapping[str, Any]], dict[str, Any]]
+#: A changing map: (variant data, starting board, calendar) -> Timeline.
+TimelineFn = Callable[[Mapping[str, Any], Board, Calendar], Timeline]
+#: A victory rule read from the [victory] table: (that table, calendar) -> VictoryRule.
+VictoryFn = Callable[[Mapping[str, Any], Calendar], VictoryRule]
 
 TRANSFORMS: dict[str, TransformFn] = {
     "twin_levels": twin_levels,
     "split_centres": split_centres,
 }
 
-HOOKS: dict[str, TimelineFn] = {
+MAP_CHANGES: dict[str, TimelineFn] = {
     "changing_map": make_timeline,
 }
 
-__all__ = ["HOOKS", "TRANSFORMS"]
+#: The [victory] key that names the rule -> the rule read from the table.
+VICTORY: dict[str, VictoryFn] = {
+    "centres": centres_rule,  # CentreCountWinner: Standard, 18
+    "units": units_rule,  # UnitCountWinner: Twin Earths rule 4, 35
+    "unit_in": unit_in_rule,  # LastUnitIn: Sahara rule 7, "ice" after W1911A
+}
+
+BUILD_SITES: dict[str, Callable[[], BuildSites]] = {
+    "home": HomeCentres,
+    "owned": OwnedCentres,  # Sahara rule 4
+}
+
+NEUTRAL_ORDERS: dict[str, Callable[[], NeutralOrders]] = {
+    "civil_disorder": CivilDisorder,  # 1939 IV rule 2.2
+}
+
+#: The name variant files have used for the map-change hooks (``[variant] hooks``).
+HOOKS = MAP_CHANGES
+
+
+def build_sites(name: str, build_centres: Mapping[str, BuildCentre]) -> BuildSites:
+    """The build sites named ``name``, with the build centres added if there are any.
+    Raises KeyError for an unknown name."""
+    sites = BUILD_SITES[name]()
+    return WithBuildCentres(sites, build_centres) if build_centres else sites
+
+
+__all__ = [
+    "BUILD_SITES", "HOOKS", "MAP_CHANGES", "NEUTRAL_ORDERS", "TRANSFORMS", "VICTORY",
+    "BuildCentre", "BuildSites", "NeutralOrders", "Timeline", "TimelineFn", "TransformFn",
+    "VictoryFn", "build_sites",
+]
