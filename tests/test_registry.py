@@ -7,6 +7,7 @@ import pickle
 import pytest
 
 from standoff import (
+    DEFAULT_REGISTRY,
     Board,
     Calendar,
     CentreCountWinner,
@@ -18,11 +19,11 @@ from standoff import (
     Terrain,
     Variant,
     VariantError,
+    VariantRegistry,
     available_variants,
     derivation,
     load_variant,
 )
-from standoff.core.variant import DEFAULT_REGISTRY, VariantRegistry
 
 
 def _tiny(name: str) -> Variant:

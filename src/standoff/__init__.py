@@ -22,6 +22,7 @@ from .core.errors import (
     VariantError,
     quote,
 )
+from .core.features import Features
 from .core.game import Game
 from .core.geography import Board, Province, Terrain, UnitType, province_of
 from .core.legal import legal_orders, random_orders
@@ -62,8 +63,10 @@ from .core.record import (
 from .core.report import PhaseReport, game_report, phase_report
 from .core.results import OrderResult, Reason
 from .core.variant import (
+    DEFAULT_REGISTRY,
     Power,
     Variant,
+    VariantRegistry,
     VariantSource,
     Victory,
     available_variants,
@@ -93,18 +96,19 @@ COMPILED: bool = not _movement.__file__.endswith(".py")
 BUILD: str = "compiled core (mypyc)" if COMPILED else "pure Python core"
 
 __all__ = [
-    "BUILD", "CHOICES", "COMPILED", "DEFAULT", "Board", "Build", "Calendar",
-    "CentreCountWinner", "Convoy", "CorruptGameError", "Disband", "Dislodged", "Draw", "Game",
-    "GameRecord", "GameStateError", "Hold", "IllegalOrderError", "InvalidOrderError",
-    "LastUnitIn", "Move", "NoConvert", "NotationError", "OptionError", "Options", "Order",
-    "OrderResult", "Outcome", "PendingOrders", "Permit", "Phase", "PhaseKind", "PhaseRecord",
-    "PhaseReport", "PhaseResult", "Position", "Power", "PowerOrders", "Province", "Reason",
-    "Remove", "Retreat", "StandoffError", "SupportHold", "SupportMove", "Terrain", "Unit",
-    "UnitCountWinner", "UnitType", "Variant", "VariantError", "VariantSource", "Victory",
-    "VictoryRule", "Waive", "adjudicate", "available_variants", "check_order", "check_variant",
-    "clear_orders", "decide_victory", "declare_draw", "derivation", "game_report",
-    "legal_orders", "load_variant", "parse_order", "phase_report", "powers_that_may_order",
-    "powers_to_order", "process_phase", "province_of", "quote", "random_orders", "read_orders",
-    "register_variant", "submit_checked", "submit_orders", "surviving_powers", "variant_data",
-    "variant_from_text", "variant_summary",
+    "BUILD", "CHOICES", "COMPILED", "DEFAULT", "DEFAULT_REGISTRY", "Board", "Build",
+    "Calendar", "CentreCountWinner", "Convoy", "CorruptGameError", "Disband", "Dislodged",
+    "Draw", "Features", "Game", "GameRecord", "GameStateError", "Hold", "IllegalOrderError",
+    "InvalidOrderError", "LastUnitIn", "Move", "NoConvert", "NotationError", "OptionError",
+    "Options", "Order", "OrderResult", "Outcome", "PendingOrders", "Permit", "Phase",
+    "PhaseKind", "PhaseRecord", "PhaseReport", "PhaseResult", "Position", "Power",
+    "PowerOrders", "Province", "Reason", "Remove", "Retreat", "StandoffError", "SupportHold",
+    "SupportMove", "Terrain", "Unit", "UnitCountWinner", "UnitType", "Variant", "VariantError",
+    "VariantRegistry", "VariantSource", "Victory", "VictoryRule", "Waive", "adjudicate",
+    "available_variants", "check_order", "check_variant", "clear_orders", "decide_victory",
+    "declare_draw", "derivation", "game_report", "legal_orders", "load_variant", "parse_order",
+    "phase_report", "powers_that_may_order", "powers_to_order", "process_phase", "province_of",
+    "quote", "random_orders", "read_orders", "register_variant", "submit_checked",
+    "submit_orders", "surviving_powers", "variant_data", "variant_from_text",
+    "variant_summary",
 ]
