@@ -196,3 +196,21 @@ def test_without_smtp_nothing_is_sent(api: Api) -> None:
     table = api.full_game(emails=True)
     api.call("POST", f"/games/{table.id}/master/process", table.master, expect=200)
     assert api.game(table)["phase"] == "F1901M"
+
+
+def test_mail_settings_come_from_the_environment() -> None:
+    from standoff.judge.settings import Settings
+
+    env = {"STANDOFF_SMTP_HOST": "mail.example.org", "STANDOFF_SMTP_PORT": "587",
+           "STANDOFF_SMTP_FROM": "judge@example.org", "STANDOFF_SMTP_USER": "judge",
+           "STANDOFF_SMTP_PASSWORD": "secret", "STANDOFF_SMTP_STARTTLS": "1",
+           "STANDOFF_REMINDER_SECONDS": "7200", "STANDOFF_REMINDER_FRACTION": "0.5"}
+    settings = Settings.from_env(env)
+    assert settings.mail_enabled and settings.smtp_starttls and settings.smtp_port == 587
+    assert Settings.from_env(settings.to_env()) == settings
+    assert settings.reminder_before(48 * 3600) == 7200  # two hours before a two-day phase
+    assert settings.reminder_before(3600) == 1800  # half of a one-hour phase
+    assert not Settings.from_env({}).mail_enabled
+    assert Settings.from_env({"STANDOFF_REMINDER_SECONDS": "0"}).reminder_before(3600) == 0
+    with pytest.raises(ValueError, match="REMINDER_FRACTION"):
+        Settings.from_env({"STANDOFF_REMINDER_FRACTION": "2"})
