@@ -100,6 +100,15 @@ def test_unknown_fields_and_wrong_types(api: Api) -> None:
         ("POST", "/games", {"variant": "standard", "name": "x", "anonymous": "false"}),
         ("POST", "/games", {"variant": "standard", "name": "x", "deadlines": [60]}),
         ("POST", "/games", {"variant": "standard", "name": "x", "options": ["paradox=1982"]}),
+        ("POST", "/games", {"name": "x", "variant_file": ["[variant]"]}),
+        ("POST", f"/games/{gid}/messages", {"to": "all", "body": 5}),
+        ("POST", f"/games/{gid}/messages", {"to": "All", "body": "x"}),
+        ("POST", f"/games/{gid}/messages", {"to": [["england"]], "body": "x"}),
+        ("POST", f"/games/{gid}/messages", {"to": ["england"] * 50, "body": "x"}),
+        ("POST", f"/games/{gid}/messages/read", {"up_to": "7"}),
+        ("PUT", f"/games/{gid}/vote", {"draw": "yes"}),
+        ("PUT", f"/games/{gid}/vote", {"concede": ["england"]}),
+        ("PUT", f"/games/{gid}/vote", {"draw": True, "power": "england"}),
     ]
     for method, path, body in cases:
         token = table.master if "master" in path else france
@@ -145,17 +154,24 @@ FIELDS = st.fixed_dictionaries({}, optional={
     "seconds": st.integers() | JSON, "username": st.text(max_size=40) | JSON,
     "password": st.text(max_size=40) | JSON, "variant": st.sampled_from(
         ["standard", "sahara", "x"]) | JSON, "name": st.text(max_size=30) | JSON,
-    "options": JSON, "deadlines": JSON, "press": JSON, "invite": JSON})
+    "options": JSON, "deadlines": JSON, "press": JSON, "invite": JSON,
+    "to": st.sampled_from(["all", ["england"], ["narnia"]]) | JSON,
+    "body": st.text(max_size=40) | JSON, "draw": st.booleans() | JSON,
+    "concede": st.sampled_from(["england", None, "x"]) | JSON,
+    "conversation": st.text(max_size=20) | JSON, "up_to": st.integers() | JSON,
+    "variant_file": st.text(max_size=40) | JSON})
 ROUTES = [("PUT", "/games/{id}/orders"), ("POST", "/games/{id}/ready"),
           ("POST", "/games/{id}/seats"), ("POST", "/games/{id}/master/extend"),
           ("POST", "/games"), ("POST", "/accounts"), ("POST", "/tokens"),
-          ("GET", "/games/{id}/map.svg")]
+          ("GET", "/games/{id}/map.svg"), ("POST", "/games/{id}/messages"),
+          ("GET", "/games/{id}/messages"), ("POST", "/games/{id}/messages/read"),
+          ("PUT", "/games/{id}/vote")]
 
 
 def test_fuzz(api: Api) -> None:
     table = api.full_game()
 
-    @settings(max_examples=100, deadline=None, derandomize=True,
+    @settings(max_examples=150, deadline=None, derandomize=True,
               suppress_health_check=[HealthCheck.too_slow])
     @given(route=st.sampled_from(ROUTES), body=FIELDS | JSON, who=st.sampled_from(
         ["france", "master", None]), query=st.text(max_size=20))
@@ -171,7 +187,8 @@ def _check_one(api: Api, table: Table, route: tuple[str, str], body: Any, who: s
     token = table.master if who == "master" else table.players.get(who or "", None)
     path = path.format(id=table.id)
     if method == "GET":
-        got = api.call(method, path, token, params={"phase": query, "orders": "1"})
+        got = api.call(method, path, token, params={"phase": query, "orders": "1",
+                                                    "since": query, "conversation": query})
     else:
         got = api.call(method, path, token, body)
     assert_error_shape(got)
