@@ -19,7 +19,7 @@ from .legality import canal_owner
 from .movement import MovementAdjudicator
 from .notation import parse_order
 from .options import DEFAULT, Options
-from .orders import Build, Disband, Move, Order, Remove, Retreat, Waive
+from .orders import Build, Disband, MovementOrder, Order, Remove, Retreat, Waive
 from .phase import Phase, PhaseKind
 from .position import Dislodged, Position, Unit, changed_owners
 from .results import OrderResult, Reason
@@ -130,7 +130,7 @@ def _movement(v: Variant, position: Position, orders: OrdersInput,
     units = list(position.units)
     index = position._index
     high = board.high_seas
-    legal: list[Order | None] = [None] * len(units)
+    legal: list[MovementOrder | None] = [None] * len(units)
     keep: set[int] = set()
     permits: set[tuple[str, str]] = set()
     results: list[OrderResult] = []
@@ -188,7 +188,8 @@ def _movement(v: Variant, position: Position, orders: OrdersInput,
     return PhaseResult(position, results, nxt, gone, late, events)
 
 
-def _free_slot(units: list[Unit], legal: list[Order | None], power: str, prov: str) -> int:
+def _free_slot(units: list[Unit], legal: list[MovementOrder | None], power: str,
+               prov: str) -> int:
     """In a space holding several units, the next of ``power``'s units there with
     no order yet: each order a power gives for such a space goes to another of
     its units there (1939 IV high oceans)."""
@@ -201,14 +202,14 @@ def _free_slot(units: list[Unit], legal: list[Order | None], power: str, prov: s
 
 
 def _close_canals(board: Board, position: Position, units: list[Unit],
-                  legal: list[Order | None], permits: set[tuple[str, str]],
+                  legal: list[MovementOrder | None], permits: set[tuple[str, str]],
                   results: list[OrderResult]) -> None:
     """Canal moves of powers that neither own the canal nor hold its owner's
     permission this turn fail, and the fleet holds (The Twentieth Century's
     straits and canals). Permission is given by orders of the same turn, so it
     can only be checked here, with every power's orders in hand."""
     for i, order in enumerate(legal):
-        if type(order) is not Move:
+        if order is None or order.kind != "move":
             continue
         canal = board.canal_through(order.location, order.dest)
         if canal is None:

@@ -15,15 +15,14 @@ every move in the cycle succeeds.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import assert_never
 
 from .geography import Board, UnitType, province_of
 from .options import Options
-from .orders import Convoy, Move, Order, SupportHold, SupportMove
+from .orders import Move, MovementOrder, OrderKind
 from .position import Dislodged, Unit
 from .resolver import RESOLVED, Resolver
 from .results import OrderResult, Reason
-
-_HOLD, _MOVE, _SUP_HOLD, _SUP_MOVE, _CONVOY = range(5)
 
 
 class MovementOutcome:
@@ -55,7 +54,7 @@ class MovementAdjudicator:
         self,
         board: Board,
         units: list[Unit],
-        orders: list[Order | None],
+        orders: list[MovementOrder | None],
         options: Options,
     ) -> None:
         """``orders[i]`` is the legal, normalised order of ``units[i]`` (None: hold)."""
@@ -77,8 +76,10 @@ class MovementAdjudicator:
                     self.in_high.setdefault(p, []).append(i)
         #: a move into a high sea: it always succeeds and attacks nobody
         self.free = [False] * n
-        self.kind = [_HOLD] * n
+        #: each unit's order kind (a unit with no order, or a standing instruction, holds)
+        self.kind: list[OrderKind] = ["hold"] * n
         self.dest = [""] * n  # move: destination province; support/convoy: target dest
+        self.exact = [""] * n  # move, support of a move: the destination with its coast
         self.target = [-1] * n  # support/convoy: index of the unit supported
         self.attackers: dict[str, list[int]] = {}
         self.supports: list[list[int]] = [[] for _ in range(n)]
@@ -97,44 +98,56 @@ class MovementAdjudicator:
     # -- set-up ----------------------------------------------------------------------
 
     def _classify(self) -> None:
+        """Each order's kind, destination and target unit; which convoys and
+        supports match the orders they name (the others are void)."""
         kind, dest, target, occupant = self.kind, self.dest, self.target, self.occupant
+        exact = self.exact
         board = self.board
-        moves: list[int] = []
+        moves: list[tuple[int, Move]] = []
         convoys: list[int] = []
         supports: list[int] = []
+        high_targets: list[tuple[int, str]] = []
         for i, order in enumerate(self.orders):
-            cls = type(order)
-            if cls is Move:
-                kind[i] = _MOVE
-                dest[i] = province_of(order.dest)  # type: ignore[union-attr]
-                moves.append(i)
-            elif cls is SupportMove:
-                kind[i] = _SUP_MOVE
-                dest[i] = province_of(order.dest)  # type: ignore[union-attr]
-                target[i] = occupant.get(order.target, -1)  # type: ignore[union-attr]
-                supports.append(i)
-            elif cls is SupportHold:
-                kind[i] = _SUP_HOLD
-                target[i] = occupant.get(order.target, -1)  # type: ignore[union-attr]
-                supports.append(i)
-            elif cls is Convoy:
-                kind[i] = _CONVOY
-                dest[i] = order.dest  # type: ignore[union-attr]
-                target[i] = occupant.get(order.target, -1)  # type: ignore[union-attr]
-                convoys.append(i)
+            if order is None:
+                continue  # no order: the unit holds
+            match order.kind:
+                case "move":
+                    kind[i] = "move"
+                    dest[i] = province_of(order.dest)
+                    exact[i] = order.dest
+                    moves.append((i, order))
+                case "support_move":
+                    kind[i] = "support_move"
+                    dest[i] = province_of(order.dest)
+                    exact[i] = order.dest
+                    t = target[i] = occupant.get(order.target, -1)
+                    if t < 0 and self.in_high:
+                        high_targets.append((i, order.target))
+                    supports.append(i)
+                case "support_hold":
+                    kind[i] = "support_hold"
+                    target[i] = occupant.get(order.target, -1)
+                    supports.append(i)
+                case "convoy":
+                    kind[i] = "convoy"
+                    dest[i] = order.dest
+                    target[i] = occupant.get(order.target, -1)
+                    convoys.append(i)
+                case "hold" | "no_convert" | "permit":
+                    pass  # holds (a standing instruction is noted, never adjudicated)
+                case _:
+                    assert_never(order)
         # convoy orders matching an army's move
         for i in convoys:
             t = target[i]
-            if t >= 0 and kind[t] == _MOVE and dest[t] == dest[i] and \
+            if t >= 0 and kind[t] == "move" and dest[t] == dest[i] and \
                     self.units[t].type is UnitType.ARMY:
                 self.convoyers[t].append(i)
             else:
                 self.void[i] = True
         army_links = board.army_links
         high = board.high_seas
-        for i in moves:
-            order = self.orders[i]
-            assert isinstance(order, Move)
+        for i, order in moves:
             d = dest[i]
             if d in high:
                 self.free[i] = True
@@ -165,40 +178,32 @@ class MovementAdjudicator:
                     not board.can_enter(self.units[i].location, order.dest):
                 self.strike[i] = True  # a convoyed army lands from the sea instead
             self.attackers.setdefault(d, []).append(i)
+        for i, sea in high_targets:
+            target[i] = self._high_sea_mover(i, sea)
         for i in supports:
-            if self.in_high and kind[i] == _SUP_MOVE and target[i] < 0:
-                target[i] = self._high_sea_mover(i)
             t = target[i]
-            if kind[i] == _SUP_HOLD:
-                if t >= 0 and kind[t] != _MOVE:
+            if kind[i] == "support_hold":
+                if t >= 0 and kind[t] != "move":
                     self.supports[t].append(i)
                 else:
                     self.void[i] = True
-            elif t >= 0 and kind[t] == _MOVE and dest[t] == dest[i] and \
-                    self._coast_matches(i, t):
+            elif t >= 0 and kind[t] == "move" and dest[t] == dest[i] and \
+                    ("/" not in exact[i] or exact[i] == exact[t]):
                 self.supports[t].append(i)
             else:
                 self.void[i] = True
 
-    def _high_sea_mover(self, supporter: int) -> int:
+    def _high_sea_mover(self, supporter: int, sea: str) -> int:
         """The fleet a support-move means when it names a high sea holding several:
         the one moving to the support's destination; of several, one of the
         supporter's own power's; if several of other powers, none: the support
         is void, as it cannot say whose move it backs."""
-        order = self.orders[supporter]
-        assert isinstance(order, SupportMove)
-        movers = [j for j in self.in_high.get(order.target, ())
-                  if self.kind[j] == _MOVE and self.dest[j] == self.dest[supporter]]
+        movers = [j for j in self.in_high.get(sea, ())
+                  if self.kind[j] == "move" and self.dest[j] == self.dest[supporter]]
         own = [j for j in movers if self.power[j] == self.power[supporter]]
         if own:
             return own[0]
         return movers[0] if len(movers) == 1 else -1
-
-    def _coast_matches(self, supporter: int, mover: int) -> bool:
-        want = self.orders[supporter]
-        got = self.orders[mover]
-        assert isinstance(want, SupportMove) and isinstance(got, Move)
-        return "/" not in want.dest or want.dest == got.dest
 
     def _chooses_convoy(self, i: int, order: Move) -> bool:
         """An army ordered to an adjacent province: by land or by convoy? (DATC 4.A.3)"""
@@ -211,7 +216,7 @@ class MovementAdjudicator:
         if rule == "1971":
             # convoy only considered when the unit at the destination moves the other way
             j = self.occupant.get(self.dest[i], -1)
-            return j >= 0 and self.kind[j] == _MOVE and self.dest[j] == self.prov[i]
+            return j >= 0 and self.kind[j] == "move" and self.dest[j] == self.prov[i]
         return any(self.power[f] == self.power[i] for f in fleets)
 
     def _route_possible(self, i: int) -> bool:
@@ -247,9 +252,9 @@ class MovementAdjudicator:
         if nr >= n:
             return self._path(nr - n)
         k = self.kind[nr]
-        if k == _MOVE:
+        if k == "move":
             return self._move(nr)
-        if k in (_SUP_HOLD, _SUP_MOVE):
+        if k == "support_hold" or k == "support_move":
             return self._support(nr)
         return not self._dislodged(nr)
 
@@ -282,7 +287,7 @@ class MovementAdjudicator:
         return True
 
     def _head_to_head(self, i: int, j: int) -> bool:
-        return (self.kind[j] == _MOVE and self.dest[j] == self.prov[i] and not self.free[j]
+        return (self.kind[j] == "move" and self.dest[j] == self.prov[i] and not self.free[j]
                 and not self._by_convoy(i) and not self._by_convoy(j))
 
     def _by_convoy(self, i: int) -> bool:
@@ -305,7 +310,7 @@ class MovementAdjudicator:
         j = self.occupant.get(d, -1)
         if j < 0:
             return 1 + self._support_count(i)
-        if self.kind[j] == _MOVE and not self.strike[j] and not self._head_to_head(i, j) \
+        if self.kind[j] == "move" and not self.strike[j] and not self._head_to_head(i, j) \
                 and self.resolver.resolve(j):
             return 1 + self._support_count(i)
         if self.power[j] == self.power[i]:
@@ -316,7 +321,7 @@ class MovementAdjudicator:
         j = self.occupant.get(province, -1)
         if j < 0:
             return 0
-        if self.kind[j] == _MOVE:
+        if self.kind[j] == "move":
             if self.strike[j]:
                 return 1  # it stays whatever happens to its attack
             return 0 if self.resolver.resolve(j) else 1
@@ -327,7 +332,7 @@ class MovementAdjudicator:
         if self.convoyed[k] and not self.fallback[k] and not resolve(self.n + k):
             return 0
         j = self.occupant.get(self.dest[k], -1)
-        if j >= 0 and self.kind[j] == _MOVE and self.dest[j] == self.prov[k] and \
+        if j >= 0 and self.kind[j] == "move" and self.dest[j] == self.prov[k] and \
                 not self.free[j]:
             lost = self._head_to_head(k, j) or self.options.dislodged_bounce == "never"
             if lost and resolve(j):
@@ -339,7 +344,7 @@ class MovementAdjudicator:
         if self.void[i]:
             return False
         resolve = self.resolver.resolve
-        target_dest = self.dest[i] if self.kind[i] == _SUP_MOVE else ""
+        target_dest = self.dest[i] if self.kind[i] == "support_move" else ""
         for k in self.attackers.get(self.prov[i], ()):
             if self.power[k] == self.power[i]:
                 continue  # own units neither cut nor dislodge
@@ -363,7 +368,7 @@ class MovementAdjudicator:
         rule = self.options.paradox
         if rule == "szykman":
             return False
-        if self.kind[supporter] == _SUP_MOVE:
+        if self.kind[supporter] == "support_move":
             body = self.dest[supporter]
         else:
             t = self.target[supporter]
@@ -371,15 +376,15 @@ class MovementAdjudicator:
         j = self.occupant.get(body, -1)
         if rule == "1982":
             # supporting an action in a sea that holds a convoying fleet
-            return j >= 0 and self.kind[j] == _CONVOY
+            return j >= 0 and self.kind[j] == "convoy"
         # 2000: supporting an attack on a fleet this army's convoy needs
-        if self.kind[supporter] != _SUP_MOVE or j < 0 or j not in self.convoyers[army]:
+        if self.kind[supporter] != "support_move" or j < 0 or j not in self.convoyers[army]:
             return False
         return not self._route(army, lambda f: f != j)
 
     def _dislodged(self, i: int) -> bool:
         resolve = self.resolver.resolve
-        if self.kind[i] == _MOVE and not self.strike[i] and resolve(i):
+        if self.kind[i] == "move" and not self.strike[i] and resolve(i):
             return False
         return any(resolve(k) for k in self.attackers.get(self.prov[i], ()))
 
@@ -392,7 +397,7 @@ class MovementAdjudicator:
                 self.paradox[d - n] = True
                 self.resolver.settle(d, False)
             return
-        moves = [d for d in cycle if self.kind[d] == _MOVE]
+        moves = [d for d in cycle if self.kind[d] == "move"]
         for d in moves or cycle:
             # Circular movement: every move in the cycle succeeds.
             self.resolver.settle(d, bool(moves))
@@ -407,14 +412,14 @@ class MovementAdjudicator:
         for i in range(n):
             # Fast path: a unit that does not move and is not attacked keeps its
             # support (unless void) and cannot be dislodged.
-            if kind[i] != _MOVE and prov[i] not in attackers:
+            if kind[i] != "move" and prov[i] not in attackers:
                 state[i] = RESOLVED
-                result[i] = not void[i] or kind[i] == _CONVOY or kind[i] == _HOLD
+                result[i] = not void[i] or kind[i] == "convoy" or kind[i] == "hold"
         ok = [resolve(i) for i in range(n)]
         dislodger: list[int] = [-1] * n
         strike = self.strike
         for i in range(n):
-            if self.kind[i] == _MOVE and ok[i] and not strike[i]:
+            if self.kind[i] == "move" and ok[i] and not strike[i]:
                 continue
             for k in self.attackers.get(self.prov[i], ()):
                 if ok[k]:
@@ -428,10 +433,8 @@ class MovementAdjudicator:
             if k >= 0:
                 dislodged.append(Dislodged(u, self.prov[k], self._by_convoy(k)))
                 continue
-            if self.kind[i] == _MOVE and ok[i] and not strike[i]:
-                order = self.orders[i]
-                assert isinstance(order, Move)
-                units.append(Unit(u.power, u.type, order.dest))
+            if self.kind[i] == "move" and ok[i] and not strike[i]:
+                units.append(Unit(u.power, u.type, self.exact[i]))
             else:
                 units.append(u)
             final[i] = units[-1].location
@@ -458,7 +461,7 @@ class MovementAdjudicator:
         kind = self.kind[i]
         if self.no_route[i]:
             return OrderResult(power, order, False, Reason.NO_CONVOY, dislodged_by=dis)
-        if kind == _HOLD or (kind == _CONVOY and not self.void[i]):
+        if kind == "hold" or (kind == "convoy" and not self.void[i]):
             if dis is not None:
                 return OrderResult(power, order, False, Reason.DISLODGED, (dis,), dislodged_by=dis)
             return OrderResult(power, order, True)
@@ -468,9 +471,9 @@ class MovementAdjudicator:
                                       "and support, not entry")
         if ok:
             return OrderResult(power, order, True, dislodged_by=dis)
-        if kind == _CONVOY or self.void[i]:
+        if kind == "convoy" or self.void[i]:
             return OrderResult(power, order, False, Reason.VOID, dislodged_by=dis)
-        if kind == _MOVE:
+        if kind == "move":
             return OrderResult(power, order, False, *self._why_move(i), dislodged_by=dis)
         # a support that failed: cut by an attack, or by its dislodgement
         for k in self.attackers.get(self.prov[i], ()):
