@@ -57,27 +57,15 @@ def counts_for(variant: Variant, units: Iterable[Unit], centres: Mapping[str, st
 
 
 def build_sites(variant: Variant, position: Position, power: str) -> list[str]:
-    """Where ``power`` may build: owned, unoccupied home centres (or any owned
-    unoccupied centre when the variant's ``builds`` is "owned")."""
+    """Where ``power`` may build: the variant's build-sites hook
+    (:attr:`~standoff.core.variant.Variant.build_sites`: owned, unoccupied home
+    centres, or any owned unoccupied centre, plus any build centres)."""
     return _sites(variant, power, position.centres, position._at)
 
 
 def _sites(variant: Variant, power: str, centres: Mapping[str, str],
            occupied: Container[str]) -> list[str]:
-    if variant.builds == "owned":
-        sites = sorted(c for c, p in centres.items() if p == power and c not in occupied)
-    else:
-        sites = [
-            prov for h in variant.powers[power].home_centres
-            if centres.get(prov := province_of(h)) == power and prov not in occupied
-        ]
-    for prov, bc in variant.build_centres.items():
-        # A build centre is no centre; it serves while the power owns one of the
-        # centres it depends on (1939 IV 4.1, 4.2, 7.1).
-        if bc.power == power and prov not in occupied and \
-                any(centres.get(c) == power for c in bc.requires_any):
-            sites.append(prov)
-    return sites
+    return variant.build_sites.sites(variant, power, centres, occupied)
 
 
 def check_build(board: Board, variant: Variant, position: Position, power: str,
@@ -85,22 +73,8 @@ def check_build(board: Board, variant: Variant, position: Position, power: str,
     """Normalise a build (DATC 4.B.7, 4.C.3, 4.C.4) or raise IllegalOrderError."""
     prov = province_of(order.location)
     if prov not in build_sites(variant, position, power):
-        bc = variant.build_centres.get(prov)
-        if bc is not None and bc.power == power and prov not in position._at:
-            why = (f"{power} may build in {prov.upper()} only while it owns one of "
-                   f"{', '.join(c.upper() for c in bc.requires_any)}")
-        elif bc is not None and bc.power == power:
-            why = f"{prov.upper()} is occupied"
-        elif variant.builds == "owned" and not board.provinces[prov].supply_centre:
-            why = f"{prov.upper()} is not a supply centre"
-        elif variant.builds == "home" and prov not in (province_of(h) for h in
-                                                       variant.powers[power].home_centres):
-            why = f"{prov.upper()} is not a home centre of {power}"
-        elif position.centres.get(prov) != power:
-            why = f"{power} does not own {prov.upper()}"
-        else:
-            why = f"{prov.upper()} is occupied"
-        raise IllegalOrderError(str(order), why)
+        raise IllegalOrderError(str(order), variant.build_sites.refusal(
+            variant, board, power, prov, position.centres, position._at))
     unit = order.unit
     p = board.provinces[prov]
     if unit is None:
