@@ -19,7 +19,7 @@ from .legality import canal_owner
 from .movement import MovementAdjudicator
 from .notation import parse_order
 from .options import DEFAULT, Options
-from .orders import Build, Disband, MovementOrder, Order, Remove, Retreat, Waive
+from .orders import Build, Disband, MovementOrder, Order, Remove, RetreatOrder, Waive
 from .phase import Phase, PhaseKind
 from .position import Dislodged, Position, Unit, changed_owners
 from .results import OrderResult, Reason
@@ -231,7 +231,7 @@ def _retreat(v: Variant, position: Position, parsed: dict[str, list[Order]],
     by_prov = {d.unit.province: d for d in position.dislodged}
     allowed = {p: retreat_options(board, d, occupied, position.contested, options)
                for p, d in by_prov.items()}
-    legal: dict[str, Order] = {}
+    legal: dict[str, RetreatOrder] = {}
     for power, items in parsed.items():
         for order in items:
             d = by_prov.get(province_of(order.location))
@@ -253,7 +253,8 @@ def _retreat(v: Variant, position: Position, parsed: dict[str, list[Order]],
     notes = {n for n in position.notes if not n.endswith("<")}
     for d in position.dislodged if position.notes else ():
         retreat = legal.get(d.unit.province)
-        if f"{d.unit.location}<" in position.notes and isinstance(retreat, Retreat) and \
+        if f"{d.unit.location}<" in position.notes and retreat is not None and \
+                retreat.kind == "retreat" and \
                 Unit(d.unit.power, d.unit.type, retreat.dest) in arrived:
             notes.add(retreat.dest)
     nxt, events = _after_turn(v, position, units, notes, options)

@@ -11,11 +11,12 @@ retreat there, whoever is already in it.
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterable
+from collections.abc import Container, Iterable, Mapping
+from typing import assert_never
 
 from .geography import Board, province_of
 from .options import Options
-from .orders import Disband, Order, Retreat
+from .orders import Disband, RetreatOrder
 from .position import Dislodged, Unit
 from .results import OrderResult, Reason
 
@@ -46,38 +47,37 @@ def retreat_options(
 
 def adjudicate_retreats(
     dislodged: Iterable[Dislodged],
-    orders: dict[str, Order],
+    orders: Mapping[str, RetreatOrder],
     high_seas: frozenset[str] = frozenset(),
 ) -> tuple[list[OrderResult], list[Unit]]:
     """Resolve legal, normalised retreat orders keyed by the unit's province.
 
     Returns the results and the units that reach the board.
     """
-    targets: dict[str, int] = {}
-    for o in orders.values():
-        if isinstance(o, Retreat) and province_of(o.dest) not in high_seas:
-            p = province_of(o.dest)
-            targets[p] = targets.get(p, 0) + 1
+    targets: dict[str, list[str]] = {}  # province -> the provinces retreating there
+    for prov, o in orders.items():
+        if o.kind == "retreat" and (p := province_of(o.dest)) not in high_seas:
+            targets.setdefault(p, []).append(prov)
     results: list[OrderResult] = []
     arrived: list[Unit] = []
     for d in dislodged:
         u = d.unit
         given = orders.get(u.province)
-        if isinstance(given, Retreat):
-            order = given
-            p = province_of(order.dest)
-            if targets.get(p, 0) > 1:
-                others = tuple(sorted(
-                    prov for prov, o in orders.items()
-                    if isinstance(o, Retreat) and province_of(o.dest) == p and prov != u.province
-                ))
-                results.append(OrderResult(u.power, order, False, Reason.BOUNCED, others))
-            else:
-                results.append(OrderResult(u.power, order, True))
-                arrived.append(Unit(u.power, u.type, order.dest))
-        elif given is not None:
-            results.append(OrderResult(u.power, given, True))
-        else:
+        if given is None:
             results.append(OrderResult(u.power, Disband(u.type, u.location), True,
                                        Reason.CIVIL_DISORDER, detail="no order: disbanded"))
+            continue
+        match given.kind:
+            case "retreat":
+                others = targets.get(province_of(given.dest), ())
+                if len(others) > 1:
+                    results.append(OrderResult(u.power, given, False, Reason.BOUNCED, tuple(
+                        sorted(prov for prov in others if prov != u.province))))
+                else:
+                    results.append(OrderResult(u.power, given, True))
+                    arrived.append(Unit(u.power, u.type, given.dest))
+            case "disband":
+                results.append(OrderResult(u.power, given, True))
+            case _:
+                assert_never(given)
     return results, arrived
