@@ -12,14 +12,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, assert_never
 
-from .adjustments import adjudicate_adjustments, adjustment_counts, check_build, counts_for
+from .adjustments import adjudicate_adjustments, adjustment_counts, counts_for
 from .errors import IllegalOrderError, InvalidOrderError, StandoffError
 from .geography import Board, province_of
 from .legality import canal_owner
 from .movement import MovementAdjudicator
 from .notation import parse_order
 from .options import DEFAULT, Options
-from .orders import Build, Disband, MovementOrder, Order, Remove, RetreatOrder, Waive
+from .orders import MovementOrder, Order, Remove, RetreatOrder
 from .phase import Phase, PhaseKind
 from .position import Dislodged, Position, Unit, changed_owners
 from .results import OrderResult, Reason
@@ -266,7 +266,8 @@ def _retreat(v: Variant, position: Position, parsed: dict[str, list[Order]],
 
 def _adjustment(v: Variant, position: Position, parsed: dict[str, list[Order]],
                 results: list[OrderResult], options: Options) -> PhaseResult:
-    normal = {p: [Remove(o.unit, o.location) if isinstance(o, Disband) else o for o in items]
+    # a disband given now is a removal (results show it as one)
+    normal = {p: [Remove(o.unit, o.location) if o.kind == "disband" else o for o in items]
               for p, items in parsed.items()}
     res, units = adjudicate_adjustments(v, position, normal, options)
     results.extend(res)
@@ -342,21 +343,4 @@ def check_order(position: Position, power: str, order: Order, options: Options =
         allowed = retreat_options(board, d, occupied, position.contested, options)
         return order.check_retreat(board, d, allowed, options)
     due = adjustment_counts(v, position).get(power, 0)
-    if isinstance(order, Build):
-        if due <= 0:
-            raise IllegalOrderError(str(order), f"{power} has no builds to make")
-        return check_build(board, v, position, power, order)
-    if isinstance(order, Waive):
-        if due <= 0:
-            raise IllegalOrderError(str(order), f"{power} has no builds to waive")
-        return order
-    if isinstance(order, (Remove, Disband)):
-        if due >= 0:
-            raise IllegalOrderError(str(order), f"{power} has no units to remove")
-        unit = position.unit_of(power, province_of(order.location))
-        if unit is None or unit.power != power:
-            raise IllegalOrderError(str(order), f"no unit of {power} in "
-                                                f"{province_of(order.location).upper()}")
-        return Remove(unit.type, unit.location)
-    raise IllegalOrderError(str(order), f"a {order.kind} order is not allowed in an "
-                                        "adjustment phase")
+    return order.check_adjustment(v, board, position, power, due)

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Container, Iterable, Mapping, Sequence
+from typing import assert_never
 
 from .errors import IllegalOrderError
 from .geography import Board, UnitType, province_of
 from .options import Options
-from .orders import Build, Disband, Order, Remove, Waive
+from .orders import Order, Remove
 from .position import Position, Unit
 from .results import OrderResult, Reason
 from .variant import Variant
@@ -68,33 +69,6 @@ def _sites(variant: Variant, power: str, centres: Mapping[str, str],
     return variant.build_sites.sites(variant, power, centres, occupied)
 
 
-def check_build(board: Board, variant: Variant, position: Position, power: str,
-                order: Build) -> Build:
-    """Normalise a build (DATC 4.B.7, 4.C.3, 4.C.4) or raise IllegalOrderError."""
-    prov = province_of(order.location)
-    if prov not in build_sites(variant, position, power):
-        raise IllegalOrderError(str(order), variant.build_sites.refusal(
-            variant, board, power, prov, position.centres, position._at))
-    unit = order.unit
-    p = board.provinces[prov]
-    if unit is None:
-        # DATC 4.C.3 (c): an army in a land area, a fleet where a coast is named.
-        unit = UnitType.FLEET if order.location in p.coasts else (
-            UnitType.ARMY if p.terrain.value == "land" else None)
-        if unit is None:
-            raise IllegalOrderError(str(order), "say whether to build an army or a fleet")
-    loc = order.location
-    if unit is UnitType.ARMY:
-        loc = prov
-    elif p.coasts and loc not in p.coasts:
-        raise IllegalOrderError(str(order), f"say which coast of {prov.upper()} "
-                                            f"({', '.join(c.upper() for c in p.coasts)})")
-    if not board.can_stand(unit, loc):
-        raise IllegalOrderError(str(order), f"a {'fleet' if unit is UnitType.FLEET else 'army'}"
-                                            f" cannot be built in {loc.upper()}")
-    return order if unit is order.unit and loc == order.location else Build(unit, loc)
-
-
 def adjudicate_adjustments(
     variant: Variant,
     position: Position,
@@ -125,33 +99,39 @@ def _builds(board: Board, variant: Variant, position: Position, power: str,
             given: Iterable[Order], allowed: int, units: list[Unit]) -> list[OrderResult]:
     results = []
     used: set[str] = set()
+    due = allowed
     for o in given:
-        if isinstance(o, Waive):
-            if allowed > 0:
+        match o.kind:
+            case "build":
+                try:
+                    b = o.check_adjustment(variant, board, position, power, due)
+                except IllegalOrderError as exc:
+                    results.append(OrderResult(power, o, False, Reason.ILLEGAL,
+                                               detail=exc.reason))
+                    continue
+                if allowed <= 0 or b.province in used:
+                    why = "no builds left" if allowed <= 0 else \
+                        f"already building in {b.province.upper()}"
+                    results.append(OrderResult(power, b, False, Reason.NOT_ALLOWED, detail=why))
+                    continue
                 allowed -= 1
-                results.append(OrderResult(power, o, True))
-            else:
-                results.append(OrderResult(power, o, False, Reason.NOT_ALLOWED,
-                                           detail="no builds left to waive"))
-            continue
-        if not isinstance(o, Build):
-            results.append(OrderResult(power, o, False, Reason.ILLEGAL,
-                                       detail=f"{power} must build, not {o.kind}"))
-            continue
-        try:
-            b = check_build(board, variant, position, power, o)
-        except IllegalOrderError as exc:
-            results.append(OrderResult(power, o, False, Reason.ILLEGAL, detail=exc.reason))
-            continue
-        if allowed <= 0 or b.province in used:
-            why = "no builds left" if allowed <= 0 else f"already building in {b.province.upper()}"
-            results.append(OrderResult(power, b, False, Reason.NOT_ALLOWED, detail=why))
-            continue
-        allowed -= 1
-        used.add(b.province)
-        assert b.unit is not None
-        units.append(Unit(power, b.unit, b.location))
-        results.append(OrderResult(power, b, True))
+                used.add(b.province)
+                assert b.unit is not None
+                units.append(Unit(power, b.unit, b.location))
+                results.append(OrderResult(power, b, True))
+            case "waive":
+                if allowed > 0:
+                    allowed -= 1
+                    results.append(OrderResult(power, o, True))
+                else:
+                    results.append(OrderResult(power, o, False, Reason.NOT_ALLOWED,
+                                               detail="no builds left to waive"))
+            case "remove" | "disband" | "hold" | "move" | "support_hold" | "support_move" | \
+                    "convoy" | "no_convert" | "permit" | "retreat":
+                results.append(OrderResult(power, o, False, Reason.ILLEGAL,
+                                           detail=f"{power} must build, not {o.kind}"))
+            case _:
+                assert_never(o.kind)
     return results
 
 
@@ -159,29 +139,32 @@ def _removals(board: Board, variant: Variant, position: Position, power: str,
               given: Iterable[Order], needed: int, units: list[Unit],
               options: Options) -> list[OrderResult]:
     results = []
+    due = -needed
     for o in given:
-        if not isinstance(o, (Remove, Disband)):
-            results.append(OrderResult(power, o, False, Reason.ILLEGAL,
-                                       detail=f"{power} must remove units, not {o.kind}"))
-            continue
-        prov = province_of(o.location)
-        unit = position.unit_of(power, prov)
-        if unit is None or unit.power != power:
-            why = (f"no unit of {power} in {prov.upper()}")
-            results.append(OrderResult(power, o, False, Reason.ILLEGAL, detail=why))
-            continue
-        if prov in board.high_seas:
-            # a space may hold several of the power's units (high seas): take one left
-            unit = next((u for u in units if u.power == power and u.province == prov), unit)
-        order = o if type(o) is Remove and o.unit is unit.type and o.location == unit.location \
-            else Remove(unit.type, unit.location)
-        if needed <= 0 or unit not in units:
-            why = "no removals left" if needed <= 0 else "already removed"
-            results.append(OrderResult(power, order, False, Reason.NOT_ALLOWED, detail=why))
-            continue
-        needed -= 1
-        units.remove(unit)
-        results.append(OrderResult(power, order, True))
+        match o.kind:
+            case "remove" | "disband":
+                try:
+                    order = o.check_adjustment(variant, board, position, power, due)
+                except IllegalOrderError as exc:
+                    results.append(OrderResult(power, o, False, Reason.ILLEGAL,
+                                               detail=exc.reason))
+                    continue
+                assert order.unit is not None
+                unit = Unit(power, order.unit, order.location)
+                if needed <= 0 or unit not in units:
+                    why = "no removals left" if needed <= 0 else "already removed"
+                    results.append(OrderResult(power, order, False, Reason.NOT_ALLOWED,
+                                               detail=why))
+                    continue
+                needed -= 1
+                units.remove(unit)
+                results.append(OrderResult(power, order, True))
+            case "build" | "waive" | "hold" | "move" | "support_hold" | "support_move" | \
+                    "convoy" | "no_convert" | "permit" | "retreat":
+                results.append(OrderResult(power, o, False, Reason.ILLEGAL,
+                                           detail=f"{power} must remove units, not {o.kind}"))
+            case _:
+                assert_never(o.kind)
     if needed > 0:
         mine = [u for u in units if u.power == power]
         for unit in civil_disorder_removals(board, variant, position, power, mine, needed,

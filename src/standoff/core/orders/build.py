@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, final
+from typing import TYPE_CHECKING, Literal, final
 
+from ..geography import UnitType, province_of
+from ..legality import illegal
 from ..phase import PhaseKind
 from .base import Order, unit_text
+
+if TYPE_CHECKING:
+    from ..geography import Board
+    from ..position import Position
+    from ..variant import Variant
 
 
 @final
@@ -22,3 +29,34 @@ class Build(Order):
 
     def __str__(self) -> str:
         return f"BUILD {unit_text(self.unit, self.location)}"
+
+    def check_adjustment(self, variant: Variant, board: Board, position: Position,
+                         power: str, due: int) -> Build:
+        """In one of the power's build sites (the variant's build-sites hook), a unit
+        that can stand there; the type and coast filled in where the site says
+        which (DATC 4.B.7, 4.C.3, 4.C.4)."""
+        if due <= 0:
+            raise illegal(self, f"{power} has no builds to make")
+        prov = province_of(self.location)
+        sites = variant.build_sites
+        if prov not in sites.sites(variant, power, position.centres, position._at):
+            raise illegal(self, sites.refusal(variant, board, power, prov, position.centres,
+                                              position._at))
+        unit = self.unit
+        p = board.provinces[prov]
+        if unit is None:
+            # DATC 4.C.3 (c): an army in a land area, a fleet where a coast is named.
+            unit = UnitType.FLEET if self.location in p.coasts else (
+                UnitType.ARMY if p.terrain.value == "land" else None)
+            if unit is None:
+                raise illegal(self, "say whether to build an army or a fleet")
+        loc = self.location
+        if unit is UnitType.ARMY:
+            loc = prov
+        elif p.coasts and loc not in p.coasts:
+            raise illegal(self, f"say which coast of {prov.upper()} "
+                                f"({', '.join(c.upper() for c in p.coasts)})")
+        if not board.can_stand(unit, loc):
+            raise illegal(self, f"a {'fleet' if unit is UnitType.FLEET else 'army'} "
+                                f"cannot be built in {loc.upper()}")
+        return self if unit is self.unit and loc == self.location else Build(unit, loc)

@@ -8,11 +8,13 @@ from typing import TYPE_CHECKING, Literal, final
 
 from ..phase import PhaseKind
 from .base import Order, unit_text
+from .remove import Remove, unit_to_remove
 
 if TYPE_CHECKING:
     from ..geography import Board
     from ..options import Options
-    from ..position import Dislodged
+    from ..position import Dislodged, Position
+    from ..variant import Variant
 
 
 @final
@@ -33,3 +35,8 @@ class Disband(Order):
                       options: Options) -> Disband:
         u = dislodged.unit
         return Disband(u.type, u.location)
+
+    def check_adjustment(self, variant: Variant, board: Board, position: Position,
+                         power: str, due: int) -> Remove:
+        unit = unit_to_remove(self, position, power, due)
+        return Remove(unit.type, unit.location)

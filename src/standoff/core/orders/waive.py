@@ -4,10 +4,16 @@ waive is for no site."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, final
+from typing import TYPE_CHECKING, Literal, final
 
+from ..legality import illegal
 from ..phase import PhaseKind
 from .base import Order
+
+if TYPE_CHECKING:
+    from ..geography import Board
+    from ..position import Position
+    from ..variant import Variant
 
 
 @final
@@ -23,6 +29,12 @@ class Waive(Order):
 
     def __str__(self) -> str:
         return "WAIVE"
+
+    def check_adjustment(self, variant: Variant, board: Board, position: Position,
+                         power: str, due: int) -> Waive:
+        if due <= 0:
+            raise illegal(self, f"{power} has no builds to waive")
+        return self
 
 
 #: the one waive there is (orders are values: every WAIVE is equal to it)
