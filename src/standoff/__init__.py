@@ -29,6 +29,7 @@ from .core.legal import legal_orders, random_orders
 from .core.notation import parse_order
 from .core.options import CHOICES, DEFAULT, OptionError, Options
 from .core.orders import (
+    AnyOrder,
     Build,
     Convoy,
     Disband,
@@ -36,12 +37,14 @@ from .core.orders import (
     Move,
     NoConvert,
     Order,
+    OrderKind,
     Permit,
     Remove,
     Retreat,
     SupportHold,
     SupportMove,
     Waive,
+    narrow_order,
 )
 from .core.phase import Calendar, Phase, PhaseKind
 from .core.position import Dislodged, Position, Unit
@@ -96,19 +99,19 @@ COMPILED: bool = not _movement.__file__.endswith(".py")
 BUILD: str = "compiled core (mypyc)" if COMPILED else "pure Python core"
 
 __all__ = [
-    "BUILD", "CHOICES", "COMPILED", "DEFAULT", "DEFAULT_REGISTRY", "Board", "Build",
+    "BUILD", "CHOICES", "COMPILED", "DEFAULT", "DEFAULT_REGISTRY", "AnyOrder", "Board", "Build",
     "Calendar", "CentreCountWinner", "Convoy", "CorruptGameError", "Disband", "Dislodged",
     "Draw", "Features", "Game", "GameRecord", "GameStateError", "Hold", "IllegalOrderError",
     "InvalidOrderError", "LastUnitIn", "Move", "NoConvert", "NotationError", "OptionError",
-    "Options", "Order", "OrderResult", "Outcome", "PendingOrders", "Permit", "Phase",
-    "PhaseKind", "PhaseRecord", "PhaseReport", "PhaseResult", "Position", "Power",
+    "Options", "Order", "OrderKind", "OrderResult", "Outcome", "PendingOrders", "Permit",
+    "Phase", "PhaseKind", "PhaseRecord", "PhaseReport", "PhaseResult", "Position", "Power",
     "PowerOrders", "Province", "Reason", "Remove", "Retreat", "StandoffError", "SupportHold",
     "SupportMove", "Terrain", "Unit", "UnitCountWinner", "UnitType", "Variant", "VariantError",
     "VariantRegistry", "VariantSource", "Victory", "VictoryRule", "Waive", "adjudicate",
     "available_variants", "check_order", "check_variant", "clear_orders", "decide_victory",
-    "declare_draw", "derivation", "game_report", "legal_orders", "load_variant", "parse_order",
-    "phase_report", "powers_that_may_order", "powers_to_order", "process_phase", "province_of",
-    "quote", "random_orders", "read_orders", "register_variant", "submit_checked",
-    "submit_orders", "surviving_powers", "variant_data", "variant_from_text",
+    "declare_draw", "derivation", "game_report", "legal_orders", "load_variant", "narrow_order",
+    "parse_order", "phase_report", "powers_that_may_order", "powers_to_order", "process_phase",
+    "province_of", "quote", "random_orders", "read_orders", "register_variant",
+    "submit_checked", "submit_orders", "surviving_powers", "variant_data", "variant_from_text",
     "variant_summary",
 ]

@@ -20,7 +20,9 @@ the canal's id.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from functools import cache, lru_cache
+from typing import assert_never
 
 from .adjustments import adjustment_counts, build_sites
 from .geography import Board, UnitType, province_of
@@ -64,8 +66,16 @@ def legal_orders(position: Position, options: Options = DEFAULT,
     return _adjustments(board, v, position)
 
 
-#: order kinds a biased random player prefers: the ones that change the board
-_ACTIVE = ("move", "retreat", "build", "remove")
+def _changes_board(order: Order) -> bool:
+    """Does ``order`` change the board? A biased random player prefers such orders."""
+    match order.kind:
+        case "move" | "retreat" | "build" | "remove":
+            return True
+        case "hold" | "support_hold" | "support_move" | "convoy" | "no_convert" | "permit" | \
+                "disband" | "waive":
+            return False
+        case _:
+            assert_never(order.kind)
 
 
 def random_orders(position: Position, rng: random.Random, move_bias: float = 0.0,
@@ -86,7 +96,7 @@ def random_orders(position: Position, rng: random.Random, move_bias: float = 0.0
         picks = []
         for choices in locs.values():
             if move_bias:
-                active = [o for o in choices if o.kind in _ACTIVE]
+                active = [o for o in choices if _changes_board(o)]
                 if active and rng.random() < move_bias:
                     choices = active
             picks.append(rng.choice(choices))
@@ -114,12 +124,12 @@ def _convoy_table(board: Board, fleets: frozenset[str], src: str
 
 
 @lru_cache(maxsize=65536)
-def _order(cls: type[Order], *fields: object) -> Order:
+def _order(cls: Callable[..., Order], *fields: object) -> Order:
     """A shared instance of the order ``cls(*fields)``: orders are immutable values,
     and looking one up is several times cheaper than building it. For the orders
     that depend on where fleets stand (convoys and their moves and supports),
     which cannot be computed once per map like the rest."""
-    return cls(*fields)  # type: ignore[arg-type]
+    return cls(*fields)
 
 
 @cache

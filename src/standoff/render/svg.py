@@ -20,25 +20,19 @@ import math
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import pairwise
+from typing import assert_never
 
 from standoff import (
-    Build,
-    Convoy,
-    Disband,
-    Hold,
-    Move,
+    AnyOrder,
     Order,
     OrderResult,
     Position,
-    Remove,
-    Retreat,
-    SupportHold,
-    SupportMove,
     Terrain,
     Unit,
     UnitType,
     Variant,
     load_variant,
+    narrow_order,
     province_of,
 )
 
@@ -379,14 +373,11 @@ class _Drawing:
             if r.order is not None:
                 ok[(r.power, str(r.order))] = r.success
         g = ET.SubElement(self.root, "g", {"id": "orders", "fill": "none"})
-        moves = {province_of(o.location): o for os in orders.values() for o in os
-                 if isinstance(o, Move)}
         for power, items in sorted(orders.items()):
             for o in items:
-                self._order(g, power, o, ok.get((power, str(o)), True), moves)
+                self._order(g, power, narrow_order(o), ok.get((power, str(o)), True))
 
-    def _order(self, g: ET.Element, power: str, o: Order, success: bool,
-               moves: Mapping[str, Move]) -> None:
+    def _order(self, g: ET.Element, power: str, o: AnyOrder, success: bool) -> None:
         s = self.u
         style = {"stroke": INK if success else "#b03a2e", "stroke-width": _fmt(s / 3.5),
                  "data-order": str(o), "data-power": power,
@@ -394,42 +385,47 @@ class _Drawing:
         if not success:
             style["stroke-dasharray"] = f"{_fmt(s / 2)} {_fmt(s / 3)}"
         here = self._spot(o.location) if o.location else (0.0, 0.0)
-        if isinstance(o, (Move, Retreat)):
-            kind = "arrow-retreat" if isinstance(o, Retreat) else "arrow"
-            if not success:
-                kind = "arrow-failed"
-            if isinstance(o, Retreat) and success:
-                style["stroke"] = "#c0661b"
-            self._line(g, here, self._spot(o.dest), style, kind)
-        elif isinstance(o, SupportHold):
-            there = self._spot(self._at(o.target))
-            self._line(g, here, there, {**style, "stroke-dasharray": f"{_fmt(s / 3)} "
-                                        f"{_fmt(s / 4)}"}, None)
-            ET.SubElement(g, "circle", {**style, "cx": _fmt(there[0]), "cy": _fmt(there[1]),
-                                        "r": _fmt(s * 1.3)})
-        elif isinstance(o, SupportMove):
-            start = self._spot(self._at(o.target))
-            end = self._spot(o.dest)
-            mid = ((start[0] + end[0]) / 2, (start[1] + end[1]) / 2)
-            self._line(g, here, mid, {**style, "stroke-dasharray": f"{_fmt(s / 3)} "
-                                      f"{_fmt(s / 4)}"}, None)
-        elif isinstance(o, Convoy):
-            army = self._spot(self._at(o.target))
-            dotted = {**style, "stroke-dasharray": f"{_fmt(s / 6)} {_fmt(s / 4)}"}
-            self._line(g, army, here, dotted, None)
-            self._line(g, here, self._spot(o.dest), dotted, None)
-        elif isinstance(o, Hold):
-            ET.SubElement(g, "circle", {**style, "cx": _fmt(here[0]), "cy": _fmt(here[1]),
-                                        "r": _fmt(s * 1.4)})
-        elif isinstance(o, Build):
-            ET.SubElement(g, "rect", {**style, "x": _fmt(here[0] - s * 1.4),
-                                      "y": _fmt(here[1] - s * 1.4), "width": _fmt(s * 2.8),
-                                      "height": _fmt(s * 2.8), "stroke": "#1e8449"})
-        elif isinstance(o, (Remove, Disband)):
-            for dx in (-1, 1):
-                self._line(g, (here[0] - s * 1.2 * dx, here[1] - s * 1.2),
-                           (here[0] + s * 1.2 * dx, here[1] + s * 1.2),
-                           {**style, "stroke": "#b03a2e"}, None)
+        match o.kind:
+            case "move" | "retreat":
+                kind = "arrow-retreat" if o.kind == "retreat" else "arrow"
+                if not success:
+                    kind = "arrow-failed"
+                if o.kind == "retreat" and success:
+                    style["stroke"] = "#c0661b"
+                self._line(g, here, self._spot(o.dest), style, kind)
+            case "support_hold":
+                there = self._spot(self._at(o.target))
+                self._line(g, here, there, {**style, "stroke-dasharray": f"{_fmt(s / 3)} "
+                                            f"{_fmt(s / 4)}"}, None)
+                ET.SubElement(g, "circle", {**style, "cx": _fmt(there[0]), "cy": _fmt(there[1]),
+                                            "r": _fmt(s * 1.3)})
+            case "support_move":
+                start = self._spot(self._at(o.target))
+                end = self._spot(o.dest)
+                mid = ((start[0] + end[0]) / 2, (start[1] + end[1]) / 2)
+                self._line(g, here, mid, {**style, "stroke-dasharray": f"{_fmt(s / 3)} "
+                                          f"{_fmt(s / 4)}"}, None)
+            case "convoy":
+                army = self._spot(self._at(o.target))
+                dotted = {**style, "stroke-dasharray": f"{_fmt(s / 6)} {_fmt(s / 4)}"}
+                self._line(g, army, here, dotted, None)
+                self._line(g, here, self._spot(o.dest), dotted, None)
+            case "hold":
+                ET.SubElement(g, "circle", {**style, "cx": _fmt(here[0]), "cy": _fmt(here[1]),
+                                            "r": _fmt(s * 1.4)})
+            case "build":
+                ET.SubElement(g, "rect", {**style, "x": _fmt(here[0] - s * 1.4),
+                                          "y": _fmt(here[1] - s * 1.4), "width": _fmt(s * 2.8),
+                                          "height": _fmt(s * 2.8), "stroke": "#1e8449"})
+            case "remove" | "disband":
+                for dx in (-1, 1):
+                    self._line(g, (here[0] - s * 1.2 * dx, here[1] - s * 1.2),
+                               (here[0] + s * 1.2 * dx, here[1] + s * 1.2),
+                               {**style, "stroke": "#b03a2e"}, None)
+            case "waive" | "no_convert" | "permit":
+                pass  # nothing on the map: no unit moves, none appears or goes
+            case _:
+                assert_never(o)
 
     def _at(self, province: str) -> str:
         unit = self.pos.unit_at(province_of(province))
