@@ -439,3 +439,33 @@ def test_the_pure_functions_play_the_games_game_played(name: str) -> None:
     assert _digest(record.to_dict(), log) == PINNED[name]
     assert any("Error" in line for line in log)  # refusals were tried
     assert GameRecord.from_dict(json.loads(json.dumps(record.to_dict()))) == record
+
+
+# -- the judge keeps the same record -------------------------------------------------------------
+
+
+def test_the_judge_builds_the_pending_orders_from_its_rows() -> None:
+    """The judge stores a game's state (the record's JSON without history and
+    pending orders) and each power's checked texts as a row; processing submits
+    each row as one batch, which gives the game the pure functions give. Its
+    readiness and NMRs go by the powers that must act."""
+    pytest.importorskip("fastapi", reason="the judge extra is not installed")
+    from standoff.judge import engine
+
+    start = record_at("twentieth-century", CANAL)
+    state = {k: v for k, v in start.to_dict().items() if k not in ("history", "orders")}
+    assert engine.powers_to_order(state) == ["italy"]
+    assert engine.powers_that_may_order(state) == ["britain"]
+    rows = {"britain": engine.check_orders(state, "britain", ["cai permit italy"]),
+            "italy": engine.check_orders(state, "italy", ["F aeg - red"])}
+    assert rows == {"britain": ["CAI PERMIT ITALY"], "italy": ["F AEG - RED"]}
+    done = engine.process(state, rows)
+    expected = start
+    for power, given in sorted(rows.items()):
+        expected = submit_orders(expected, power, given, replace=True)
+    expected, _ = process_phase(expected)
+    assert done.state == {k: v for k, v in expected.to_dict().items()
+                          if k not in ("history", "orders")}
+    assert done.record["orders"] == expected.to_dict()["history"][0]["orders"]
+    assert done.report is not None and done.report["nmr"] == []
+    assert done.to_order == powers_to_order(expected)

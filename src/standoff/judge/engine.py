@@ -1,11 +1,14 @@
 """The judge's one door into the rules core.
 
 Every use of ``standoff``'s engine by the judge is in this module, through the
-core's public API (``Game``, ``legal_orders``, ``Options``, the variants, the
-renderer, the phase report), and everything crosses it as JSON-ready data: the
-game's state is the engine's own JSON (``Game.to_dict()`` without history and
-pending orders), orders are text. When the core's game record changes shape,
-this is the file to port.
+core's public API (the game record and its pure functions, ``legal_orders``,
+``Options``, the variants, the renderer, the phase report), and everything
+crosses it as JSON-ready data: the game's state is the game record's own JSON
+(``GameRecord.to_dict()`` without history and pending orders), orders are
+text. The judge keeps pending orders as rows per (game, turn, power); they
+become the record's pending orders by submitting each power's stored texts
+(:func:`process`). When the core's game record changes shape, this is the file
+to port.
 
 Rejections come out as the API's errors: an order that cannot be read is
 400 ``invalid``, a readable one the rules forbid 422 ``illegal``, both with the
@@ -22,24 +25,33 @@ from typing import Any
 
 from standoff import (
     CHOICES,
-    Game,
+    GameRecord,
     IllegalOrderError,
     InvalidOrderError,
     Options,
     Order,
     OrderResult,
+    Outcome,
     Position,
     StandoffError,
     Variant,
     VariantSource,
     available_variants,
     check_variant,
+    clear_orders,
     game_report,
     legal_orders,
     load_variant,
+    process_phase,
     register_variant,
+    submit_checked,
+    submit_orders,
     variant_from_text,
 )
+from standoff import declare_draw as end_in_draw
+from standoff import powers_that_may_order as may_order
+from standoff import powers_to_order as must_order
+from standoff import surviving_powers as survivors
 
 from .errors import ApiError, invalid
 
@@ -118,51 +130,63 @@ def check_options(options: dict[str, Any]) -> dict[str, str]:
 
 
 def new_state(variant_name: str, options: dict[str, str]) -> dict[str, Any]:
-    return _state(Game.new(variant(variant_name), Options.from_dict(options)))
+    return _state(GameRecord.new(variant(variant_name), Options.from_dict(options)))
 
 
-def _state(game: Game) -> dict[str, Any]:
-    data = game.to_dict()
+def _state(record: GameRecord) -> dict[str, Any]:
+    """The record's JSON without its history and pending orders (the judge keeps
+    those in their own rows)."""
+    data = GameRecord(record.variant, record.options, record.position,
+                      outcome=record.outcome).to_dict()
     data.pop("history", None)
     data.pop("orders", None)
     return data
 
 
-def _load(state: dict[str, Any]) -> Game:
-    return Game.from_dict({**state, "history": [], "orders": {}})
+def _load(state: dict[str, Any]) -> GameRecord:
+    return GameRecord.from_dict({**state, "history": [], "orders": {}})
 
 
 def phase_of(state: dict[str, Any]) -> tuple[str, str]:
     """(short phase name, phase kind) of the state's current phase."""
-    game = _load(state)
-    return game.phase_name, KINDS[game.position.phase.kind.value]
+    record = _load(state)
+    return record.phase_name, KINDS[record.position.phase.kind.value]
 
 
 def powers_to_order(state: dict[str, Any]) -> list[str]:
-    game = _load(state)
-    return [] if game.is_over else game.powers_to_order()
+    """The powers that must act this phase (units, retreats, adjustments): the
+    ones processing waits for and whose silence is an NMR."""
+    record = _load(state)
+    return [] if record.is_over else must_order(record)
+
+
+def powers_that_may_order(state: dict[str, Any]) -> list[str]:
+    """Powers that may send orders this phase without having to (a canal owner
+    with no units may PERMIT passage: The Twentieth Century)."""
+    record = _load(state)
+    return [] if record.is_over else may_order(record)
 
 
 def check_orders(state: dict[str, Any], power: str, texts: list[str]) -> list[str]:
     """The canonical texts of ``texts`` as ``power``'s whole set of orders for the
     phase; raise 400 invalid / 422 illegal with the engine's reason."""
-    game = _load(state)
+    record = _load(state)
     try:
-        checked = game.submit(power, texts, replace_all=True)
+        _, checked = submit_checked(record, power, texts, replace=True)
     except InvalidOrderError as exc:
         raise ApiError(400, str(exc), order=exc.text) from exc
     except IllegalOrderError as exc:
         raise ApiError(422, str(exc), order=exc.order) from exc
     except StandoffError as exc:
-        raise ApiError(409 if game.is_over else 422, str(exc)) from exc
+        raise ApiError(409 if record.is_over else 422, str(exc)) from exc
     return [str(o) for o in checked]
 
 
 def legal(state: dict[str, Any], power: str) -> dict[str, list[str]]:
-    game = _load(state)
-    if game.is_over:
+    record = _load(state)
+    if record.is_over:
         return {}
-    table = legal_orders(game.position, game.options, game.variant).get(power, {})
+    table = legal_orders(record.position, record.options, record.variant).get(power, {})
     return {loc.upper(): [str(o) for o in orders] for loc, orders in table.items()}
 
 
@@ -170,21 +194,23 @@ def process(state: dict[str, Any], orders: dict[str, list[str]]) -> Processed:
     """Adjudicate the current phase with the given orders (powers left out are in
     civil disorder) and return the next state, the phase record and its report."""
     game = _load(state)
+    # the stored rows become the record's pending orders: each power's texts, as
+    # one submission, in the order of the powers
     for power, texts in sorted(orders.items()):
         try:
-            game.submit(power, texts, replace_all=True)
+            game = submit_orders(game, power, texts, replace=True)
         except StandoffError:
             # accepted when submitted against this very position, so only a change
             # of the engine's rules between then and now gets here: keep every
             # order that still passes on its own rather than lose them all
             log.warning("orders of %s no longer pass as a whole; keeping those that do", power)
-            game.clear_orders(power)
+            game = clear_orders(game, power)
             for text in texts:
                 try:
-                    game.submit(power, [text])
+                    game = submit_orders(game, power, [text])
                 except StandoffError as exc:
                     log.warning("dropped %s's order %r: %s", power, text, exc)
-    game.process()
+    game, _ = process_phase(game)
     rec = game.history[-1]
     record = {
         "phase": rec.position.phase.name(game.variant.calendar),
@@ -197,10 +223,10 @@ def process(state: dict[str, Any], orders: dict[str, list[str]]) -> Processed:
     new = _state(game)
     report, report_text = _report(game)
     return Processed(new, record, report, report_text, phase, kind,
-                     [] if game.is_over else game.powers_to_order(), new.get("outcome"))
+                     [] if game.is_over else must_order(game), new.get("outcome"))
 
 
-def _report(game: Game) -> tuple[dict[str, Any] | None, str | None]:
+def _report(game: GameRecord) -> tuple[dict[str, Any] | None, str | None]:
     """The phase's results report (:func:`standoff.game_report`), as data and as text."""
     try:
         report = game_report(game)
@@ -214,31 +240,28 @@ def declare_draw(state: dict[str, Any], powers: list[str] | None = None) -> dict
     """The state ended in a draw shared by ``powers`` (default: every surviving power)."""
     game = _load(state)
     try:
-        game.declare_draw(powers)
+        drawn = end_in_draw(game, powers)
     except StandoffError as exc:
         raise ApiError(409, str(exc)) from exc
-    return _state(game)
+    return _state(drawn)
 
 
 def concede(state: dict[str, Any], winner: str) -> dict[str, Any]:
     """The state ended with ``winner`` winning: the others conceded it the game.
-    The engine's outcome is an ordinary win (its JSON form, read back by the core)."""
+    The engine's outcome is an ordinary win (:class:`standoff.Outcome`)."""
     game = _load(state)
     if game.is_over:
         raise ApiError(409, "the game is over")
     try:
-        won = Game.from_dict({**game.to_dict(), "outcome": {"winner": winner}})
+        won = Outcome(game.variant.power(winner))
     except StandoffError as exc:
         raise invalid(str(exc)) from exc
-    return _state(won)
+    return _state(GameRecord(game.variant, game.options, game.position, outcome=won))
 
 
 def surviving_powers(state: dict[str, Any]) -> list[str]:
     """Powers that still have units or centres (those whose vote counts in a draw)."""
-    game = _load(state)
-    pos = game.position.to_dict()
-    alive = set(pos.get("units", {})) | set(pos.get("centres", {}))
-    return sorted(alive & set(game.variant.powers))
+    return survivors(_load(state))
 
 
 def render_svg(position: dict[str, Any], orders: dict[str, list[str]] | None = None,
