@@ -9,7 +9,8 @@ talk to it over HTTP from this process (asyncio + httpx), on the same machine:
   p90, p99 and max latency of ``PUT /orders`` as the client sees it, the rate, and
   every error. ``--think`` sets the mean pause (so the offered rate); ``--burst``
   drops the pauses: every player submits as fast as the server answers (the
-  saturation case). SQLite, ``STANDOFF_SQLITE_SYNCHRONOUS`` as given (FULL, the
+  saturation case); ``--burst --rounds 1``: all 700 seats submit at the same moment,
+  once. SQLite, ``STANDOFF_SQLITE_SYNCHRONOUS`` as given (FULL, the
   default: an answered order is on disk).
 * ``deadlines``: 1,000 Standard games, each with every power's orders in, reach
   their deadline within the same minute (each game is paused as it starts and all
@@ -32,6 +33,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import importlib
+import itertools
 import os
 import random
 import signal
@@ -200,7 +202,7 @@ def percentile(values: list[float], q: float) -> float:
 # -- (a) order submission -----------------------------------------------------------------
 
 async def orders_load(url: str, players: int, games: int, seconds: float, think: float,
-                      burst: bool, seed: int) -> dict[str, Any]:
+                      burst: bool, rounds: int, seed: int) -> dict[str, Any]:
     c = Client(url, connections=players + 10)
     rng = random.Random(seed)
     tokens = await gather([lambda n=n: c.account(f"p{n}-{seed}")  # type: ignore[misc]
@@ -219,7 +221,9 @@ async def orders_load(url: str, players: int, games: int, seconds: float, think:
 
     async def player(token: str, prng: random.Random) -> None:
         mine = seats_of[token]
-        while time.monotonic() < end:
+        for _ in range(rounds) if rounds else itertools.count():
+            if time.monotonic() >= end:
+                return
             for gid, power in mine:
                 if not burst:
                     await asyncio.sleep(prng.uniform(0, 2 * think))
@@ -243,10 +247,12 @@ def run_orders(args: argparse.Namespace, workdir: Path) -> None:
     with Server(f"sqlite:///{db}", workdir,
                 STANDOFF_SQLITE_SYNCHRONOUS=args.synchronous) as server:
         got = asyncio.run(orders_load(server.url, args.players, args.games, args.seconds,
-                                      args.think, args.burst, args.seed))
+                                      args.think, args.burst, args.rounds, args.seed))
         logged = server.errors()
     lat = [x * 1000 for x in got["latencies"]]
     mode = "burst (no pauses)" if args.burst else f"think {args.think:g} s mean"
+    if args.rounds:
+        mode += f", {args.rounds} round(s) per seat"
     print(f"orders: {args.players} players, {args.games} Standard games ({got['seats']} seats),"
           f" SQLite synchronous={args.synchronous}, {mode}, {got['seconds']:.0f} s")
     if lat:
@@ -343,6 +349,9 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=5.0,
                         help="orders: mean seconds between a player's submissions")
     parser.add_argument("--burst", action="store_true", help="orders: no pauses at all")
+    parser.add_argument("--rounds", type=int, default=0,
+                        help="orders: each seat submits this many times, then stops (0: until "
+                             "--seconds); --burst --rounds 1 is every seat at the same moment")
     parser.add_argument("--deadline", type=int, default=40,
                         help="deadlines: seconds from resuming to the deadline")
     parser.add_argument("--no-orders", action="store_true",
