@@ -3,6 +3,7 @@ mypy checks; text from files and the command line is checked at run time."""
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import typing
 from pathlib import Path
@@ -13,16 +14,27 @@ from standoff import CHOICES, OptionError, Options
 from standoff.core import options as options_module
 from standoff.core.phase import OPTIONAL_SEASON_YEARS
 
-ROOT = Path(__file__).resolve().parent.parent
+SRC = Path(__file__).resolve().parent.parent / "src" / "standoff" / "core"
+
+
+def _field_types() -> dict[str, str]:
+    """Each field of Options -> the name of its type, as written in options.py (the
+    compiled core keeps no annotations to read at run time)."""
+    tree = ast.parse((SRC / "options.py").read_text())
+    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Options")
+    return {n.target.id: ast.unparse(n.annotation) for n in cls.body
+            if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)}
 
 
 def test_choices_are_the_literal_types_of_the_fields() -> None:
     """One declaration: CHOICES lists exactly the values of each field's Literal,
     in order, and each field's default is the first."""
-    hints = typing.get_type_hints(Options, vars(options_module))
-    assert list(CHOICES) == [f.name for f in dataclasses.fields(Options)]
+    types = _field_types()
+    assert list(CHOICES) == [f.name for f in dataclasses.fields(Options)] == list(types)
     for f in dataclasses.fields(Options):
-        assert CHOICES[f.name][0] == typing.get_args(hints[f.name]), f.name
+        literal = getattr(options_module, types[f.name])
+        assert typing.get_origin(literal) is typing.Literal, f.name
+        assert CHOICES[f.name][0] == typing.get_args(literal), f.name
         assert f.default == CHOICES[f.name][0][0], f.name
 
 

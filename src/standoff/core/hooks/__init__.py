@@ -1,8 +1,8 @@
 """The rule library: what a variant's data cannot say, as named, typed hooks.
 
 A variant is its data file plus hooks chosen from here by name. Each kind of
-hook is a Protocol below, and each registry maps the names a variant file
-uses to the code (python-chess and godip keep the same split: data for the
+hook is a Protocol (declared beside its implementations, imported here), and
+each registry maps the names a variant file uses to the code (python-chess and godip keep the same split: data for the
 board, small named objects for the rules)::
 
     kind          the file says                    registry        protocol
@@ -26,58 +26,20 @@ this?". The variant features they serve are declared in
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Mapping
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from ..geography import Board
-from ..phase import Calendar, Phase
+from ..phase import Calendar
 from ..victory import VictoryRule, centres_rule, unit_in_rule, units_rule
-from .build_sites import BuildCentre, HomeCentres, OwnedCentres, WithBuildCentres
-from .changing_map import make_timeline
+from .build_sites import BuildCentre, BuildSites, HomeCentres, OwnedCentres, WithBuildCentres
+from .changing_map import Timeline, make_timeline
 from .levels import twin_levels
-from .neutral import CivilDisorder
+from .neutral import CivilDisorder, NeutralOrders
 from .split_centres import split_centres
 
-if TYPE_CHECKING:
-    from ..orders import Order
-    from ..position import Position
-    from ..variant import Variant
-
-
-class Timeline(Protocol):
-    """A map that changes during the game (``changing_map``): the board in force
-    at each phase."""
-
-    def board_at(self, phase: Phase) -> Board: ...
-
-    def problems(self) -> list[str]:
-        """What in the schedule names spaces the map lacks (for check-variant)."""
-        ...
-
-
-class BuildSites(Protocol):
-    """Where a power may build (``builds``)."""
-
-    def sites(self, variant: Variant, power: str, centres: Mapping[str, str],
-              occupied: Container[str]) -> list[str]:
-        """The spaces where ``power`` may build now, given who owns which centre
-        (province -> power) and the provinces holding a unit."""
-        ...
-
-    def refusal(self, variant: Variant, board: Board, power: str, province: str,
-                centres: Mapping[str, str], occupied: Container[str]) -> str:
-        """Why ``power`` may not build in ``province`` (not among :meth:`sites`)."""
-        ...
-
-
-class NeutralOrders(Protocol):
-    """What the units of no power are ordered to do (``[neutral] orders``)."""
-
-    def orders(self, variant: Variant, position: Position) -> list[Order]:
-        """Orders for the units of no power in this movement phase; a unit given
-        none holds."""
-        ...
-
+# Each protocol is declared beside its implementations (build_sites.BuildSites,
+# changing_map.Timeline, neutral.NeutralOrders, victory.VictoryRule) and named here.
 
 #: A transform: (base variant data, the [derive] table) -> derived data.
 TransformFn = Callable[[dict[str, Any], Mapping[str, Any]], dict[str, Any]]

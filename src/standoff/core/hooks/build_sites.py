@@ -9,7 +9,7 @@ and, with ``[build_centres]`` in the data, :class:`WithBuildCentres` adds
 spaces that are no centre where one power may build while it owns one of the
 centres listed (1939 IV rules 4.1-4.3, 7.1: Persia and Archangel for Russia).
 
-Each is a :class:`standoff.core.hooks.BuildSites`: ``sites`` lists where a
+Each is a :class:`BuildSites`: ``sites`` lists where a
 power may build now, ``refusal`` says why a build elsewhere is refused. Called
 in adjustment phases only, once per power with builds due and once per build
 order.
@@ -19,13 +19,27 @@ from __future__ import annotations
 
 from collections.abc import Container, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from ..geography import Board, province_of
 
 if TYPE_CHECKING:
     from ..variant import Variant
-    from . import BuildSites
+
+
+class BuildSites(Protocol):
+    """Where a power may build (``builds``)."""
+
+    def sites(self, variant: Variant, power: str, centres: Mapping[str, str],
+              occupied: Container[str]) -> list[str]:
+        """The spaces where ``power`` may build now, given who owns which centre
+        (province -> power) and the provinces holding a unit."""
+        ...
+
+    def refusal(self, variant: Variant, board: Board, power: str, province: str,
+                centres: Mapping[str, str], occupied: Container[str]) -> str:
+        """Why ``power`` may not build in ``province`` (not among :meth:`sites`)."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)

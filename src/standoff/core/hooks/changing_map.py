@@ -40,11 +40,22 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from ..geography import Board, Province, Terrain
 from ..phase import Calendar, Phase, PhaseKind
 from .links import province
+
+
+class Timeline(Protocol):
+    """A map that changes during the game (``changing_map``): the board in force
+    at each phase."""
+
+    def board_at(self, phase: Phase) -> Board: ...
+
+    def problems(self) -> list[str]:
+        """What in the schedule names spaces the map lacks (for check-variant)."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +76,7 @@ class Change:
 
 
 class ChangingMap:
-    """The board in force at each phase (a :class:`standoff.variant.Timeline`)."""
+    """The board in force at each phase (a :class:`Timeline`)."""
 
     def __init__(self, data: Mapping[str, Any], board: Board, calendar: Calendar) -> None:
         spec = data.get("map_changes", {})

@@ -6,19 +6,28 @@
   annihilated when dislodged, which the adjudicator does for every unit of no
   power, whatever orders it had).
 
-Each is a :class:`standoff.core.hooks.NeutralOrders`, asked once per movement
+Each is a :class:`NeutralOrders`, asked once per movement
 phase of a variant with neutral units.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from ..orders import Order
     from ..position import Position
     from ..variant import Variant
+
+
+class NeutralOrders(Protocol):
+    """What the units of no power are ordered to do (``[neutral] orders``)."""
+
+    def orders(self, variant: Variant, position: Position) -> list[Order]:
+        """Orders for the units of no power in this movement phase; a unit given
+        none holds."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
