@@ -3,11 +3,23 @@ bundled variants choose by name, and a designer's file choosing them the same wa
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
 
-from standoff import CentreCountWinner, LastUnitIn, Position, UnitCountWinner, load_variant
+from standoff import (
+    CentreCountWinner,
+    LastUnitIn,
+    Move,
+    Position,
+    Unit,
+    UnitCountWinner,
+    UnitType,
+    Variant,
+    adjudicate,
+    load_variant,
+)
 from standoff.core import hooks
 from standoff.core.errors import VariantError
 from standoff.core.hooks.build_sites import (
@@ -109,6 +121,36 @@ def test_civil_disorder_gives_no_orders() -> None:
     pos = Position.initial(IV)
     assert any(u.power == IV.neutral for u in pos.units)
     assert IV.neutral_orders.orders(IV, pos) == []
+
+
+class _Advance:
+    """A neutral-orders hook of a test's own: the neutral army in Finland attacks Norway."""
+
+    def orders(self, variant: Variant, position: Position) -> list[Move]:
+        return [Move(UnitType.ARMY, "fin", "nwy")]
+
+
+def test_the_adjudicator_gives_neutral_units_the_hooks_orders() -> None:
+    """The hook is asked once per movement phase; what it orders is checked and
+    adjudicated as any power's order is."""
+    pos = Position.initial(IV)
+    held = adjudicate(pos, {}, variant=IV).next_position
+    assert Unit(IV.neutral, UnitType.ARMY, "fin") in held.units
+    advancing = dataclasses.replace(IV, neutral_orders=_Advance())
+    assert advancing.build_sites == IV.build_sites and advancing.features == IV.features
+    moved = adjudicate(pos, {}, variant=advancing).next_position
+    assert Unit(IV.neutral, UnitType.ARMY, "nwy") in moved.units
+    assert Unit(IV.neutral, UnitType.ARMY, "fin") not in moved.units
+
+
+def test_a_file_names_its_neutral_orders(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(hooks.NEUTRAL_ORDERS, "advance", _Advance)
+    text = Path(available_variants()["1939-iv"]).read_text(encoding="utf-8")
+    text = text.replace('name = "1939-iv"', 'name = "neutral-hook-test"', 1).replace(
+        "[neutral]\n", '[neutral]\norders = "advance"\n', 1)
+    assert isinstance(variant_from_text(text, "n.toml").neutral_orders, _Advance)
+    with pytest.raises(VariantError, match="unknown \\[neutral\\] orders 'bogus'"):
+        variant_from_text(text.replace('"advance"', '"bogus"'), "n.toml")
 
 
 # -- a designer's file chooses hooks by name -----------------------------------------------------

@@ -158,6 +158,10 @@ def _movement(v: Variant, position: Position, orders: OrdersInput,
                                        detail=exc.reason))
             continue
         legal[i] = checked  # a later order replaces
+    if v.neutral:  # units of no power: the variant's neutral-orders hook (1939 IV 2.2)
+        for unit_order in v.neutral_orders.orders(v, position):
+            checked = unit_order.check_movement(v, board, position, v.neutral, options)
+            legal[index[province_of(checked.location)]] = checked
     if board.canal_links:
         _close_canals(board, position, units, legal, permits, results)
     adj = MovementAdjudicator(board, units, legal, options)

@@ -2,8 +2,9 @@
 
 A variant is its data file plus hooks chosen from here by name. Each kind of
 hook is a Protocol (declared beside its implementations, imported here), and
-each registry maps the names a variant file uses to the code (python-chess and godip keep the same split: data for the
-board, small named objects for the rules)::
+each registry maps the names a variant file uses to the code (python-chess and
+godip keep the same split: data for the board, small named objects for the
+rules)::
 
     kind          the file says                    registry        protocol
     transform     [derive] transforms = [...]      TRANSFORMS      TransformFn

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from ..orders import Order
+    from ..orders import Convoy, Hold, Move, SupportHold, SupportMove
     from ..position import Position
     from ..variant import Variant
 
@@ -24,9 +24,10 @@ if TYPE_CHECKING:
 class NeutralOrders(Protocol):
     """What the units of no power are ordered to do (``[neutral] orders``)."""
 
-    def orders(self, variant: Variant, position: Position) -> list[Order]:
-        """Orders for the units of no power in this movement phase; a unit given
-        none holds."""
+    def orders(self, variant: Variant, position: Position
+               ) -> list[Hold | Move | SupportHold | SupportMove | Convoy]:
+        """Orders for the units of no power in this movement phase, checked as any
+        power's orders are (a unit given none holds)."""
         ...
 
 
@@ -34,5 +35,6 @@ class NeutralOrders(Protocol):
 class CivilDisorder:
     """No orders: every neutral unit holds (1939 IV rule 2.2)."""
 
-    def orders(self, variant: Variant, position: Position) -> list[Order]:
+    def orders(self, variant: Variant, position: Position
+               ) -> list[Hold | Move | SupportHold | SupportMove | Convoy]:
         return []
