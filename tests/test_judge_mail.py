@@ -147,7 +147,9 @@ def test_reminders_once_to_powers_without_orders(db_url: str,
     inbox, port = smtp
     settings = _mail_settings(port, reminder_seconds=3600, reminder_fraction=0.9)
     with make_api(db_url, **settings) as api, make_api(db_url, **settings):
-        table = api.full_game(emails=True, deadlines={"movement": 20})
+        # reminded 3 s after the start (0.9 of 30 s before the deadline): time enough to
+        # submit France's and England's orders first, even on a slow machine
+        table = api.full_game(emails=True, deadlines={"movement": 30})
         for power, orders in [("france", ["F BRE - PIC"]),
                               ("england", ["F LON - NTH"])]:
             api.call("PUT", f"/games/{table.id}/orders", table.players[power],
