@@ -115,18 +115,20 @@ def test_every_dotted_name_mentioned_exists(doc: Path) -> None:
     assert not missing, f"{doc.name} names what standoff does not have: {missing}"
 
 
-#: "`src/x.py` (`name`, `Class.method`)", "(`src/x.py`, `name`)", "`name` in `src/x.py`"
+#: "`src/x.py` (`name`, `Class.method`)", "(`src/x.py`, `name`)"; "`name` in `src/x.py`",
+#: "`name`, `other` (`src/x.py`)"
 _NAMES = r"((?:\s*`[A-Za-z_][\w.]*`\s*(?:,|/|and)?)+)"
 _IN_FILE = (re.compile(r"`(src/[\w/]+\.py)`\s*\(" + _NAMES),
             re.compile(r"\(`(src/[\w/]+\.py)`," + _NAMES),
-            re.compile(_NAMES + r"\s+in\s+`(src/[\w/]+\.py)`"))
+            re.compile(_NAMES + r"\s+in\s+`(src/[\w/]+\.py)`"),
+            re.compile(_NAMES + r"\s*\(`(src/[\w/]+\.py)`\)"))
 
 
 def _named_definitions(doc: Path) -> list[tuple[str, str]]:
     """(file, name) for every function, class or attribute the doc places in a file."""
     text = doc.read_text(encoding="utf-8")
     pairs = [(m.group(1), m.group(2)) for r in _IN_FILE[:2] for m in r.finditer(text)]
-    pairs += [(m.group(2), m.group(1)) for m in _IN_FILE[2].finditer(text)]
+    pairs += [(m.group(2), m.group(1)) for r in _IN_FILE[2:] for m in r.finditer(text)]
     return sorted({(path, name) for path, names in pairs
                    for name in re.findall(r"`([A-Za-z_][\w.]*)`", names)})
 
