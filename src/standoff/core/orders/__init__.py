@@ -9,29 +9,24 @@ checks (``check_movement``, ``check_retreat``, ``check_adjustment``: the
 order normalised, or :class:`~standoff.core.errors.IllegalOrderError`). The
 questions several checks ask are in :mod:`standoff.core.legality`.
 
-======================  ======================================  ==========
-module                  kinds                                   phase
-======================  ======================================  ==========
-``hold.py``             :class:`Hold`                           movement
-``move.py``             :class:`Move` (a retreat when given in  movement
-                        a retreat phase)
-``support.py``          :class:`SupportHold`, :class:`SupportMove`  movement
-``convoy.py``           :class:`Convoy`                         movement
-``no_convert.py``       :class:`NoConvert` (noted)              movement
-``permit.py``           :class:`Permit` (noted)                 movement
-``retreat.py``          :class:`Retreat`                        retreat
-``disband.py``          :class:`Disband` (a removal when given  retreat
-                        in an adjustment phase)
-``build.py``            :class:`Build`                          adjustment
-``waive.py``            :class:`Waive`                          adjustment
-``remove.py``           :class:`Remove`                         adjustment
-======================  ======================================  ==========
+The kinds, by the phase they are given in:
 
-What the rest of the core does with a kind (the movement classifier, the
-retreat and adjustment adjudication, the results, the renderer) is a
-``match`` on ``order.kind`` (or on the class) ending in
-``case _: assert_never(order)``: mypy narrows the order in each case and
-fails where a kind is left out.
+* movement: ``hold.py`` (:class:`Hold`), ``move.py`` (:class:`Move`; a retreat
+  when given in a retreat phase), ``support.py`` (:class:`SupportHold` and
+  :class:`SupportMove`, which share their checks), ``convoy.py``
+  (:class:`Convoy`), and two standing instructions, noted rather than
+  adjudicated: ``no_convert.py`` (:class:`NoConvert`), ``permit.py``
+  (:class:`Permit`);
+* retreat: ``retreat.py`` (:class:`Retreat`), ``disband.py`` (:class:`Disband`;
+  a removal when given in an adjustment phase);
+* adjustment: ``build.py`` (:class:`Build`), ``waive.py`` (:class:`Waive`),
+  ``remove.py`` (:class:`Remove`).
+
+What the rest of the core does with a kind (the adjudicator's movement pass,
+the movement classifier, retreat and adjustment adjudication, the random
+players, the renderer) is a ``match`` on ``order.kind`` ending in
+``case _: assert_never(...)``: mypy narrows the order in each case and fails
+where a kind is left out.
 
 Adding a kind: write its module; list it below, in :data:`OrderKind` and in
 the union of its phase; export it from ``standoff/__init__.py``; teach
