@@ -107,3 +107,21 @@ def test_a_fresh_server_plays_the_kept_copy(api: Api, db_url: str,
     phases = remote.phases(table)
     assert phases[0]["orders"]["france"] == ["A PAR - PIC"]
     assert "Gaul" in phases[0]["report_text"]
+
+
+def test_mangled_files_never_crash_the_judge(api: Api) -> None:
+    """Lines of a good file deleted, unquoted or reversed at random: each upload is a
+    game (the change was harmless) or 422 with the problems, never a 500."""
+    token = api.signup()
+    lines = gaul("mangled").splitlines()
+    rng = random.Random(14)
+    for n in range(25):
+        mangled = list(lines)
+        for _ in range(rng.randint(1, 3)):
+            i = rng.randrange(len(mangled))
+            mangled[i] = rng.choice(["", mangled[i].replace('"', "", 1), mangled[i][::-1]])
+        got = api.call("POST", "/games", token, {"name": f"m{n}",
+                                                 "variant_file": "\n".join(mangled)})
+        assert got.status_code in (201, 409, 422), got.text[:300]
+        if got.status_code != 201:
+            assert set(got.json()) >= {"error", "detail"}
