@@ -2,23 +2,33 @@
 
 The file names the map (provinces, terrain, centres, coasts, adjacency), the
 powers with their home centres and starting units, the calendar, the victory
-condition and any schedules. Special rules are small named modules in
-:mod:`standoff.core.hooks`: *transforms* that derive a map from another variant's
-data at load time (two stacked boards, split centres) and *hooks* that act
-during play (a map that changes on schedule). The core never asks "which
-variant is this?".
+condition and any schedules. What data cannot say is a named, typed hook from
+:mod:`standoff.core.hooks`: *transforms* that derive a map from another
+variant's data at load time (two stacked boards, split centres), and hooks that
+act during play (a map that changes on schedule, the victory rule, where
+builds go, what neutral units are ordered to do). The features the data uses
+are :attr:`Variant.features` (:mod:`standoff.core.features`). The core never
+asks "which variant is this?".
 
-Format (see ``variants/standard.toml`` for a complete example)::
+Format (see ``variants/standard.toml`` for a complete example); a name in
+quotes chooses a hook from its registry in :mod:`standoff.core.hooks`::
 
     [variant]  name, title, aliases, description, start ("S1901M"),
-               builds ("home" | "owned"), stranded_fleets ("disband" | "army"),
-               hooks (["changing_map"])
-    [derive]   base (a variant name), transforms (["twin_levels"]) and their settings
+               builds ("home" | "owned": BUILD_SITES),
+               stranded_fleets ("disband" | "army"),
+               hooks (["changing_map"]: MAP_CHANGES)
+    [derive]   base (a variant name), transforms (["twin_levels"]: TRANSFORMS)
+               and their settings
     [calendar] seasons, letters, adjustment_season, optional (["Summer"]), eras
-    [victory]  centres = 18 | units = 35 | unit_in = "ice", after = "W1911A"
+    [victory]  centres = 18 [, at_start_of = "Fall"] | units = 35
+               | unit_in = "ice", after = "W1911A"   (the key names the rule: VICTORY)
     [powers.<id>]  name, adjective, home_centres, units (["A par", "F stp/sc"])
     [provinces]  <id> = { name, terrain, centre, coasts, aliases, capacity, convoys, level }
     [adjacency]  army, fleet, strike_only: whitespace-separated "a-b" links
+    [canals]   <centre> = [the seas it joins]
+    [neutral]  id ("neutral"), units (["A fin"]), orders ("civil_disorder": NEUTRAL_ORDERS)
+    [build_centres]  <space> = { power, requires_any = [centres] }
+    [map_changes]  the changing map's schedule (hooks/changing_map.py)
     [notation] hints: word -> why it is not a location ("name the level")
 
 A derived variant starts from its base's data, runs the transforms, then adds
