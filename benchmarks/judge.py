@@ -100,6 +100,14 @@ class Server:
             except subprocess.TimeoutExpired:
                 os.killpg(self.proc.pid, signal.SIGKILL)
 
+    def cpu_seconds(self) -> float:
+        """CPU time the server process has used so far (Linux; 0 elsewhere)."""
+        try:
+            fields = Path(f"/proc/{self.proc.pid if self.proc else 0}/stat").read_text().split()
+        except OSError:
+            return 0.0
+        return (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
+
     def errors(self) -> list[str]:
         return [line for line in self.log.read_text().splitlines()
                 if "ERROR" in line or "Traceback" in line]
@@ -201,8 +209,9 @@ def percentile(values: list[float], q: float) -> float:
 
 # -- (a) order submission -----------------------------------------------------------------
 
-async def orders_load(url: str, players: int, games: int, seconds: float, think: float,
+async def orders_load(server: Server, players: int, games: int, seconds: float, think: float,
                       burst: bool, rounds: int, seed: int) -> dict[str, Any]:
+    url = server.url
     c = Client(url, connections=players + 10)
     rng = random.Random(seed)
     tokens = await gather([lambda n=n: c.account(f"p{n}-{seed}")  # type: ignore[misc]
@@ -234,19 +243,21 @@ async def orders_load(url: str, players: int, games: int, seconds: float, think:
                 await c.call("PUT", f"/games/{gid}/orders", token, body)
                 latencies.append(time.perf_counter() - t0)
 
-    started = time.monotonic()
+    started, cpu, own = time.monotonic(), server.cpu_seconds(), time.process_time()
     await asyncio.gather(*(player(t, random.Random(rng.random())) for t in tokens))
     took = time.monotonic() - started
+    cpu, own = server.cpu_seconds() - cpu, time.process_time() - own
     await c.http.aclose()
     return {"latencies": latencies, "errors": c.errors, "setup_errors": setup_errors,
-            "seconds": took, "seats": sum(len(v) for v in seats_of.values())}
+            "seconds": took, "seats": sum(len(v) for v in seats_of.values()),
+            "server_cpu": cpu, "client_cpu": own}
 
 
 def run_orders(args: argparse.Namespace, workdir: Path) -> None:
     db = workdir / "orders.db"
     with Server(f"sqlite:///{db}", workdir,
                 STANDOFF_SQLITE_SYNCHRONOUS=args.synchronous) as server:
-        got = asyncio.run(orders_load(server.url, args.players, args.games, args.seconds,
+        got = asyncio.run(orders_load(server, args.players, args.games, args.seconds,
                                       args.think, args.burst, args.rounds, args.seed))
         logged = server.errors()
     lat = [x * 1000 for x in got["latencies"]]
@@ -259,6 +270,9 @@ def run_orders(args: argparse.Namespace, workdir: Path) -> None:
         print(f"  {len(lat)} submissions, {len(lat) / got['seconds']:.0f}/s; latency ms: "
               f"p50 {statistics.median(lat):.1f}, p90 {percentile(lat, 0.90):.1f}, "
               f"p99 {percentile(lat, 0.99):.1f}, max {max(lat):.1f}")
+        print(f"  CPU per submission: server {got['server_cpu'] / len(lat) * 1000:.1f} ms, "
+              f"these clients {got['client_cpu'] / len(lat) * 1000:.1f} ms; load average "
+              f"{os.getloadavg()[0]:.1f} (other work on the machine shows here)")
     print(f"  errors: {len(got['errors'])}" + "".join(f"\n    {e}" for e in got["errors"][:10]))
     print(f"  setup errors: {len(got['setup_errors'])}; server log errors: {len(logged)}")
 

@@ -139,7 +139,8 @@ def optional_caller(request: Request, j: Annotated[Judge, Depends(judge)]) -> Ca
     return Caller(found[1].id, found[1].username, "cookie", found[0].id)
 
 
-def caller(who: Annotated[Caller | None, Depends(optional_caller)]) -> Caller:
+async def caller(who: Annotated[Caller | None, Depends(optional_caller)]) -> Caller:
+    """The caller, or 401 (``async``: no I/O here, so no worker thread; see ``judge``)."""
     if who is None:
         raise unauthenticated()
     return who

@@ -47,6 +47,8 @@ class Judge:
                 log.exception("a listener failed on %s of game %s", event, game_id)
 
 
-def judge(request: Request) -> Judge:
+async def judge(request: Request) -> Judge:
+    """The app's Judge. ``async`` (it does no I/O): FastAPI runs a plain ``def``
+    dependency in a worker thread, one thread hop per request for nothing."""
     found: Judge = request.app.state.judge
     return found
