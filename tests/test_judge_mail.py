@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from judge_fixtures import Api, make_api
+from judge_fixtures import Api, ServerProcess, make_api
 
 SECRET_PRESS = "the password is marmalade"
 PENDING = "F MAO - NAO"
@@ -216,3 +216,18 @@ def test_mail_settings_come_from_the_environment() -> None:
     assert Settings.from_env({"STANDOFF_REMINDER_SECONDS": "0"}).reminder_before(3600) == 0
     with pytest.raises(ValueError, match="REMINDER_FRACTION"):
         Settings.from_env({"STANDOFF_REMINDER_FRACTION": "2"})
+
+
+def test_serve_takes_the_smtp_settings_as_flags(db_url: str, smtp: tuple[Inbox, int],
+                                                servers: list[ServerProcess]) -> None:
+    """``standoff serve --smtp-host ... --smtp-port ... --smtp-from ...``: a real
+    server given its mail settings on the command line sends the start mails."""
+    inbox, port = smtp
+    server = ServerProcess(db_url, args=("--smtp-host", "127.0.0.1", "--smtp-port", str(port),
+                                         "--smtp-from", "flags@example.org"))
+    servers.append(server)
+    server.start()
+    server.client().full_game(emails=True)
+    started = inbox.wait("has begun", 8)
+    assert set(started) == EVERYONE
+    assert {str(m["From"]) for m in started.values()} == {"flags@example.org"}

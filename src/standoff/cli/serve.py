@@ -23,7 +23,21 @@ _JUDGE_MODULES = {"fastapi", "starlette", "uvicorn", "sqlalchemy", "alembic", "a
                    "in the current directory, created on first start.")
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
               help="Server processes (they share the database).")
-def serve(host: str, port: int, database_url: str | None, workers: int) -> None:
+@click.option("--smtp-host", default=None, help="SMTP server for e-mail (env "
+              "STANDOFF_SMTP_HOST). Without one, nothing is sent and nothing fails.")
+@click.option("--smtp-port", default=None, type=click.IntRange(1, 65535),
+              help="SMTP port (env STANDOFF_SMTP_PORT; default 25).")
+@click.option("--smtp-from", default=None, help="Sender address (env STANDOFF_SMTP_FROM).")
+@click.option("--smtp-user", default=None, help="SMTP log-in (env STANDOFF_SMTP_USER).")
+@click.option("--smtp-password", default=None,
+              help="SMTP password (env STANDOFF_SMTP_PASSWORD; prefer the variable: a "
+                   "command line is visible to other users of the machine).")
+@click.option("--smtp-starttls/--no-smtp-starttls", default=None,
+              help="Upgrade the SMTP connection with STARTTLS (env STANDOFF_SMTP_STARTTLS).")
+def serve(host: str, port: int, database_url: str | None, workers: int,
+          smtp_host: str | None, smtp_port: int | None, smtp_from: str | None,
+          smtp_user: str | None, smtp_password: str | None,
+          smtp_starttls: bool | None) -> None:
     """Run the web judge (the 'judge' extra): the HTTP API at /api/v1, its docs at /docs.
 
     The database is migrated to the newest schema on start. Other settings come
@@ -41,6 +55,10 @@ def serve(host: str, port: int, database_url: str | None, workers: int) -> None:
     overrides: dict[str, Any] = {"host": host, "port": port, "workers": workers}
     if database_url:
         overrides["database_url"] = database_url
+    smtp = {"smtp_host": smtp_host, "smtp_port": smtp_port, "smtp_from": smtp_from,
+            "smtp_user": smtp_user, "smtp_password": smtp_password,
+            "smtp_starttls": smtp_starttls}
+    overrides.update({k: v for k, v in smtp.items() if v is not None})
     try:
         run(Settings.from_env(**overrides))
     except (ServeError, ValueError) as exc:  # ValueError: a STANDOFF_* value that is no value
