@@ -1,3 +1,4 @@
-"""Shared pytest set-up: the judge's fixtures (``tests/judge_fixtures.py``)."""
+"""Shared pytest set-up: the judge's fixtures (``tests/judge_fixtures.py``) and the
+browser tests' (``tests/browser_fixtures.py``)."""
 
-pytest_plugins = ["judge_fixtures"]
+pytest_plugins = ["judge_fixtures", "browser_fixtures"]
