@@ -16,7 +16,8 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
+from fastapi.responses import RedirectResponse
 from starlette.concurrency import run_in_threadpool
 
 from standoff import __version__
@@ -29,6 +30,7 @@ from .errors import BodyLimit, install_error_handlers
 from .mail import Mailer
 from .scheduler import Scheduler
 from .settings import Settings
+from .web import install_pages
 
 DESCRIPTION = """The standoff judge: Diplomacy games of every bundled variant, played
 through this API by people (the web pages), bots and scripts.
@@ -72,9 +74,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_docs(app)
     for module in (accounts, games, orders, history, press, votes):
         app.include_router(module.router)
+    install_pages(app)
 
-    @app.get("/", include_in_schema=False)
-    def root() -> dict[str, Any]:
+    @app.get("/", include_in_schema=False, response_model=None)
+    def root(request: Request) -> dict[str, Any] | RedirectResponse:
+        # a browser opening the printed address gets the pages; clients the JSON
+        if "text/html" in request.headers.get("accept", ""):
+            return RedirectResponse("/lobby", status_code=303)
         return {"name": "standoff judge", "version": __version__, "api": "/api/v1",
                 "docs": "/docs", "openapi": "/openapi.json"}
 

@@ -1,0 +1,130 @@
+"""Routes of the pages: sign-up, log-in, lobby, game, history.
+
+Each page checks who is asking the way the API does (the session cookie, through
+``auth.optional_caller``) and whether they may see the game (``games.show_game``,
+the API's own handler), then renders a template. Changes are never made here:
+the pages' scripts send them to the API, which checks the CSRF token, the rules
+and the permissions. So there is one implementation of everything, and a page
+that renders is a page whose reader the API would answer.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+
+from standoff import __version__
+
+from .. import engine
+from ..auth import Caller, optional_caller
+from ..errors import ApiError
+from ..games import show_game
+from ..schemas import GameOut
+
+HERE = Path(__file__).parent
+templates = Jinja2Templates(directory=str(HERE / "templates"))
+templates.env.globals["version"] = __version__
+router = APIRouter(include_in_schema=False)
+_PHASE = re.compile(r"^[A-Za-z0-9_.-]{1,20}$")
+
+
+def page_caller(request: Request) -> Caller | None:
+    """The signed-in account, or None (an ended session is simply signed out here:
+    a page answers with the log-in form, not a JSON 401)."""
+    try:
+        return optional_caller(request, request.app.state.judge)
+    except ApiError:
+        return None
+
+
+def _login(request: Request) -> RedirectResponse:
+    target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+    return RedirectResponse(f"/login?next={quote(target, safe='')}", status_code=303)
+
+
+def _render(request: Request, name: str, who: Caller | None, code: int = 200,
+            **context: Any) -> HTMLResponse:
+    return templates.TemplateResponse(request, name, {"user": who, **context},
+                                      status_code=code)
+
+
+def _error(request: Request, who: Caller | None, exc: ApiError) -> HTMLResponse:
+    return _render(request, "error.html", who, exc.status, status=exc.status,
+                   detail=exc.detail)
+
+
+def _game(request: Request, who: Caller, game_id: int) -> GameOut | HTMLResponse:
+    """The game as the API shows it to the caller, or the error page it would give."""
+    try:
+        return show_game(game_id, who, request.app.state.judge)
+    except ApiError as exc:
+        return _error(request, who, exc)
+
+
+@router.get("/login", response_class=HTMLResponse)
+def login_page(request: Request, next: str = "/lobby") -> Response:
+    who = page_caller(request)
+    safe_next = next if next.startswith("/") and not next.startswith("//") else "/lobby"
+    if who is not None:
+        return RedirectResponse(safe_next, status_code=303)
+    return _render(request, "login.html", None, next=safe_next)
+
+
+@router.get("/signup", response_class=HTMLResponse)
+def signup_page(request: Request) -> Response:
+    if page_caller(request) is not None:
+        return RedirectResponse("/lobby", status_code=303)
+    return _render(request, "signup.html", None)
+
+
+@router.get("/lobby", response_class=HTMLResponse)
+def lobby_page(request: Request) -> Response:
+    who = page_caller(request)
+    if who is None:
+        return _login(request)
+    variants = [{"name": v.name, "title": v.title, "powers": v.powers}
+                for v in engine.variants()]
+    options = [{"name": n, "values": vs, "description": text}
+               for n, vs, _issue, text in engine.rule_options()]
+    return _render(request, "lobby.html", who, variants=variants, options=options)
+
+
+@router.get("/games/{game_id}", response_class=HTMLResponse)
+def game_page(request: Request, game_id: int) -> Response:
+    who = page_caller(request)
+    if who is None:
+        return _login(request)
+    game = _game(request, who, game_id)
+    if isinstance(game, HTMLResponse):
+        return game
+    return _render(request, "game.html", who, game=game,
+                   names=engine.power_names(game.variant),
+                   is_master=game.master == who.username)
+
+
+@router.get("/games/{game_id}/history", response_class=HTMLResponse)
+@router.get("/games/{game_id}/history/{phase}", response_class=HTMLResponse)
+def history_page(request: Request, game_id: int, phase: str | None = None) -> Response:
+    who = page_caller(request)
+    if who is None:
+        return _login(request)
+    if phase is not None and not _PHASE.match(phase):
+        return _error(request, who, ApiError(404, f"there is no phase {phase!r}"))
+    game = _game(request, who, game_id)
+    if isinstance(game, HTMLResponse):
+        return game
+    return _render(request, "history.html", who, game=game, phase=(phase or "").upper(),
+                   names=engine.power_names(game.variant))
+
+
+def install_pages(app: FastAPI) -> None:
+    """Mount the pages and their static files (served by this server, never a CDN)."""
+    app.include_router(router)
+    app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
