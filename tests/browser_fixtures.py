@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from judge_fixtures import PASSWORD, Api, ServerProcess
+from judge_fixtures import PASSWORD, Api, ServerProcess, Table
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, Page
@@ -197,3 +197,134 @@ def csrf(context: BrowserContext) -> str:
         if cookie.get("name") == "standoff_csrf":
             return str(cookie.get("value"))
     raise AssertionError("the context has no standoff_csrf cookie: not logged in")
+
+
+# -- set-up through the API and the forms ---------------------------------------------------
+
+@dataclass
+class Seats:
+    """A started game made through the API: its table (tokens) and each power's
+    player's name (to log a browser context in as them)."""
+
+    table: Table
+    master_name: str
+    names: dict[str, str]
+
+
+def seated_game(api: Api, variant: str = "standard", **fields: Any) -> Seats:
+    """A game of ``variant`` with every power taken (so started), through the API."""
+    master_name, master = sign_up_api(api)
+    game = api.new_game(master, variant=variant, name=f"{variant} {unique_name('game')}",
+                        **fields)
+    seats = Seats(Table(game["id"], master), master_name, {})
+    for power in game["powers"]:
+        name, token = sign_up_api(api)
+        body: dict[str, Any] = {"power": power}
+        if game.get("invite"):
+            body["invite"] = game["invite"]
+        api.call("POST", f"/games/{game['id']}/seats", token, body, expect=201)
+        seats.table.players[power] = token
+        seats.names[power] = name
+    return seats
+
+
+def send_orders(api: Api, seats: Seats, orders: dict[str, list[str]],
+                ready: bool = True) -> None:
+    """Each power's orders through the API (and its ready flag)."""
+    for power, listed in orders.items():
+        token = seats.table.players[power]
+        api.call("PUT", f"/games/{seats.table.id}/orders", token, {"orders": listed},
+                 expect=200)
+        if ready:
+            api.call("POST", f"/games/{seats.table.id}/ready", token, {"ready": True},
+                     expect=200)
+
+
+def process_now(api: Api, seats: Seats) -> dict[str, Any]:
+    """The master processes the phase now; the game after it."""
+    phase = api.game(seats.table)["phase"]
+    api.call("POST", f"/games/{seats.table.id}/master/process", seats.table.master, expect=200)
+    return api.wait_phase(seats.table, phase)
+
+
+def sign_up(page: Page, name: str, password: str = PASSWORD) -> None:
+    """Sign up through the form; the page lands in the lobby, logged in."""
+    page.goto("/signup")
+    page.get_by_test_id("signup-username").fill(name)
+    page.get_by_test_id("signup-password").fill(password)
+    page.get_by_test_id("signup-submit").click()
+    page.wait_for_url(re.compile(r"/lobby$"))
+    page.get_by_test_id("nav-user").wait_for()
+    assert page.get_by_test_id("nav-user").inner_text().strip() == name
+
+
+def player_page(new_context: NewContext, username: str, path: str = "/lobby",
+                **options: Any) -> Page:
+    """A new context logged in as ``username`` (through the API) and a page on ``path``."""
+    context = new_context(**options)
+    log_in(context, username)
+    page = context.new_page()
+    page.goto(path)
+    return page
+
+
+# -- the game page's map ------------------------------------------------------------------
+
+#: a point of the map (client coordinates) where a click lands on ``loc``: on its unit,
+#: or on its space where no name, line or other space's shape covers it
+_POINT_ON = """([loc, unitFirst]) => {
+  const box = document.querySelector('[data-testid="map"]');
+  if (!box) return null;
+  const base = (s) => (s || '').toLowerCase().split('/')[0];
+  const at = (x, y) => {
+    const hit = document.elementFromPoint(x, y);
+    if (!hit || !box.contains(hit)) return null;
+    const u = hit.closest('[data-unit]'), s = hit.closest('[data-space]');
+    return u ? base(u.dataset.location) : s ? base(s.dataset.space) : null;
+  };
+  const units = [...box.querySelectorAll('[data-unit]')].filter(
+    (u) => base(u.dataset.location) === loc);
+  const spaces = [...box.querySelectorAll('[data-space]')].filter(
+    (s) => base(s.dataset.space) === loc);
+  const b = box.getBoundingClientRect();
+  for (const node of unitFirst ? [...units, ...spaces] : [...spaces, ...units]) {
+    const r = node.getBoundingClientRect();
+    const points = [[r.left + r.width / 2, r.top + r.height / 2]];
+    for (let i = 1; i < 24; i++) for (let j = 1; j < 24; j++) {
+      points.push([r.left + r.width * i / 24, r.top + r.height * j / 24]);
+    }
+    for (const [x, y] of points) {
+      if (x < b.left || x > b.right || y < b.top || y > b.bottom) continue;
+      if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) continue;
+      if (at(x, y) === loc) return [x, y];
+    }
+  }
+  return null;
+}"""
+
+
+def click_map(page: Page, location: str, tap: bool = False, unit_first: bool = True) -> None:
+    """Click (or, on a touch screen, tap) the game page's map on ``location`` (a space id
+    such as ``bur``, ``mun1`` or ``par*``; a coast's province): on the unit there when
+    there is one, else on a visible point of its space, as a player would."""
+    loc = location.lower().split("/")[0]
+    box = page.get_by_test_id("map")
+    box.locator("svg").first.wait_for()
+    box.scroll_into_view_if_needed()
+    point = page.evaluate(_POINT_ON, [loc, unit_first])
+    if point is None:
+        raise AssertionError(f"no visible point of {location} on the map to click")
+    x, y = float(point[0]), float(point[1])
+    if tap:
+        page.touchscreen.tap(x, y)
+    else:
+        page.mouse.click(x, y)
+
+
+def map_units(page: Page) -> dict[str, str]:
+    """The units drawn on the game page's map: location (lower case, coast included) to
+    ``"<A|F> <power>"``."""
+    found: list[list[str]] = page.evaluate(
+        """() => [...document.querySelectorAll('[data-testid="map"] [data-unit]')].map(
+              (u) => [u.dataset.location, u.dataset.unit.split(' ')[0], u.dataset.power])""")
+    return {loc.lower(): f"{kind} {power}" for loc, kind, power in found}

@@ -5,20 +5,18 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
-from browser_fixtures import PHONE, NewContext, log_in, screenshot, sign_up_api, unique_name
+from browser_fixtures import (
+    PHONE,
+    NewContext,
+    log_in,
+    screenshot,
+    sign_up,
+    sign_up_api,
+    unique_name,
+)
 from judge_fixtures import PASSWORD, Api
-
-
-def sign_up(page: Page, name: str, password: str = PASSWORD) -> None:
-    """Sign up through the form; the page lands in the lobby, logged in."""
-    page.goto("/signup")
-    page.get_by_test_id("signup-username").fill(name)
-    page.get_by_test_id("signup-password").fill(password)
-    page.get_by_test_id("signup-submit").click()
-    page.wait_for_url(re.compile(r"/lobby$"))
-    expect(page.get_by_test_id("nav-user")).to_have_text(name)
 
 
 def test_sign_up_log_out_and_log_in(new_context: NewContext) -> None:
