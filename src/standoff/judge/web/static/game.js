@@ -1,0 +1,121 @@
+/* The game page: polls the game (phase, deadline, who submitted and who is
+   ready: never anyone's orders), reloads the map, legal orders, own orders and
+   last results when the phase moves, runs the countdown, the ready and draw
+   toggles and the master's buttons. */
+"use strict";
+
+const GAME = JSON.parse(document.getElementById("game-data").textContent);
+let current = null;
+let pad = null;
+let press = null;
+let map = null;
+
+function powerName(p) { return GAME.names[p] || p; }
+
+function renderPowers(g) {
+  const t = document.getElementById("powers");
+  t.replaceChildren(el("tr", {}, el("th", {}, "Power"), el("th", {}, "Player"),
+    el("th", {}, "Orders"), el("th", {}, "Ready"), el("th", {}, "NMR")));
+  for (const [p, s] of Object.entries(g.powers)) {
+    const orders = !s.to_order ? "–" : s.submitted ? "✓ submitted" : "…";
+    t.append(el("tr", {"data-testid": "power-" + p, "data-power": p,
+      "data-submitted": s.submitted ? "1" : "0", "data-ready": s.ready ? "1" : "0"},
+      el("td", {}, powerName(p) + (p === GAME.power ? " (you)" : "")),
+      el("td", {}, s.player || (g.anonymous ? "anonymous" : "—")),
+      el("td", {}, orders), el("td", {}, s.ready ? "✓" : ""), el("td", {}, String(s.nmr))));
+  }
+}
+
+function tick() {
+  const box = document.getElementById("countdown");
+  if (!current) return;
+  if (current.status !== "active") box.textContent = current.status === "forming"
+    ? "waiting for players" : "game over";
+  else if (current.paused) box.textContent = "paused";
+  else box.textContent = current.deadline ? "⏱ " + untilText(current.deadline) : "";
+}
+
+async function loadMap() {
+  const res = await fetch(`/api/v1/games/${GAME.id}/map.svg`, {credentials: "same-origin"});
+  if (res.ok) map.load(await res.text());
+  if (pad) pad.highlight();
+}
+
+async function loadResults(g) {
+  if (!g.turn) return;
+  const phases = await api("GET", `/games/${GAME.id}/phases?since=${g.turn - 1}`);
+  const last = phases[phases.length - 1];
+  if (!last) return;
+  document.getElementById("results-phase").textContent = last.phase;
+  const lines = last.report_text || Object.entries(last.orders)
+    .map(([p, os]) => powerName(p) + ": " + os.join("; ")).join("\n");
+  document.getElementById("results").textContent = lines;
+}
+
+async function refresh() {
+  let g;
+  try { g = await api("GET", "/games/" + GAME.id); } catch (e) { return; }
+  const moved = !current || current.turn !== g.turn || current.status !== g.status;
+  current = g;
+  document.getElementById("game-phase").textContent = g.phase;
+  document.getElementById("game-status").textContent = g.status + (g.paused ? " (paused)" : "");
+  renderPowers(g);
+  tick();
+  const me = GAME.power ? g.powers[GAME.power] : null;
+  const ready = document.getElementById("ready-toggle");
+  if (ready && me) {
+    ready.classList.toggle("on", me.ready);
+    ready.setAttribute("aria-pressed", me.ready ? "true" : "false");
+    ready.textContent = me.ready ? "Ready ✓ (click to undo)" : "I'm ready";
+    ready.disabled = g.status !== "active";
+  }
+  if (moved) {
+    await loadMap();
+    if (pad && g.status === "active") await pad.load();
+    await loadResults(g).catch(() => {});
+  }
+  if (press) press.refresh();
+}
+
+async function master(action) {
+  showError("master-error", null);
+  const body = action === "extend"
+    ? {seconds: Math.round(Number(document.getElementById("extend-minutes").value) * 60)} : undefined;
+  try { await api("POST", `/games/${GAME.id}/master/${action}`, body); } catch (e) { showError("master-error", e); }
+  await refresh();
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  map = new MapView(document.getElementById("map"), (loc) => { if (pad) pad.pick(loc); });
+  document.getElementById("zoom-in").addEventListener("click", () => map.zoomAt(1 / 1.5));
+  document.getElementById("zoom-out").addEventListener("click", () => map.zoomAt(1.5));
+  document.getElementById("zoom-reset").addEventListener("click", () => map.reset());
+  if (GAME.power) {
+    pad = new OrderPad({id: GAME.id, onOrders: refresh}, map);
+    document.getElementById("ready-toggle").addEventListener("click", async () => {
+      const me = current && current.powers[GAME.power];
+      try { await api("POST", `/games/${GAME.id}/ready`, {ready: !(me && me.ready)}); } catch (e) { showError("order-error", e); }
+      await refresh();
+    });
+    const draw = document.getElementById("draw-toggle");
+    api("GET", `/games/${GAME.id}/vote`).then((v) => {
+      draw.dataset.on = v.draw ? "1" : "0";
+      draw.textContent = v.draw ? "Draw voted ✓" : "Vote draw";
+    }).catch(() => {});
+    draw.addEventListener("click", async () => {
+      const on = draw.dataset.on !== "1";
+      try {
+        await api("PUT", `/games/${GAME.id}/vote`, {draw: on});
+        draw.dataset.on = on ? "1" : "0";
+        draw.textContent = on ? "Draw voted ✓" : "Vote draw";
+      } catch (e) { showError("order-error", e); }
+    });
+  }
+  press = new Press(GAME);
+  for (const b of document.querySelectorAll("[data-master]")) {
+    b.addEventListener("click", () => master(b.dataset.master));
+  }
+  refresh();
+  setInterval(tick, 1000);
+  setInterval(refresh, 8000);
+});

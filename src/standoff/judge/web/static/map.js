@@ -1,0 +1,116 @@
+/* The map, inline so it can be clicked: zoom (wheel, pinch, buttons) and pan
+   (drag) by moving the SVG's viewBox, and clicks turned into locations from the
+   renderer's own attributes (a unit's data-location, a space's data-space).
+   A drag that moved more than a few pixels is not a click. */
+"use strict";
+
+class MapView {
+  constructor(box, onPick) {
+    this.box = box;
+    this.onPick = onPick;
+    this.svg = null;
+    this.full = null;
+    this.view = null;
+    this.pointers = new Map();
+    this.moved = 0;
+    box.addEventListener("wheel", (ev) => {
+      if (!this.svg) return;
+      ev.preventDefault();
+      this.zoomAt(ev.deltaY < 0 ? 1 / 1.2 : 1.2, ev.clientX, ev.clientY);
+    }, {passive: false});
+    box.addEventListener("pointerdown", (ev) => {
+      this.pointers.set(ev.pointerId, {x: ev.clientX, y: ev.clientY});
+      if (this.pointers.size === 1) this.moved = 0;
+    });
+    box.addEventListener("pointermove", (ev) => this.drag(ev));
+    const up = (ev) => this.pointers.delete(ev.pointerId);
+    box.addEventListener("pointerup", up);
+    box.addEventListener("pointercancel", up);
+    box.addEventListener("pointerleave", up);
+    box.addEventListener("click", (ev) => {
+      if (this.moved > 6) return;
+      const unit = ev.target.closest("[data-unit]");
+      const space = ev.target.closest("[data-space]");
+      const loc = unit ? unit.dataset.location : space ? space.dataset.space : null;
+      if (loc && this.onPick) this.onPick(loc.toUpperCase());
+    });
+  }
+
+  load(text) {
+    const keep = this.view && this.svg ? this.view.slice() : null;
+    this.box.innerHTML = text;
+    this.svg = this.box.querySelector("svg");
+    if (!this.svg) return;
+    this.svg.removeAttribute("width");
+    this.svg.removeAttribute("height");
+    this.full = this.svg.getAttribute("viewBox").split(/[\s,]+/).map(Number);
+    this.view = keep || this.full.slice();
+    this.apply();
+  }
+
+  apply() { this.svg.setAttribute("viewBox", this.view.join(" ")); }
+
+  /* client pixels to map units, the SVG keeping its aspect ratio (meet) */
+  scale() {
+    const r = this.box.getBoundingClientRect();
+    return Math.max(this.view[2] / r.width, this.view[3] / r.height);
+  }
+
+  toMap(cx, cy) {
+    const r = this.box.getBoundingClientRect();
+    const s = this.scale();
+    const ox = (r.width * s - this.view[2]) / 2, oy = (r.height * s - this.view[3]) / 2;
+    return [this.view[0] + (cx - r.left) * s - ox, this.view[1] + (cy - r.top) * s - oy];
+  }
+
+  zoomAt(factor, cx, cy) {
+    if (!this.svg) return;
+    const r = this.box.getBoundingClientRect();
+    if (cx === undefined) { cx = r.left + r.width / 2; cy = r.top + r.height / 2; }
+    const [mx, my] = this.toMap(cx, cy);
+    const w = Math.min(this.full[2] * 1.5, Math.max(this.full[2] / 40, this.view[2] * factor));
+    const f = w / this.view[2];
+    this.view = [mx - (mx - this.view[0]) * f, my - (my - this.view[1]) * f,
+                 this.view[2] * f, this.view[3] * f];
+    this.apply();
+  }
+
+  reset() { if (this.svg) { this.view = this.full.slice(); this.apply(); } }
+
+  drag(ev) {
+    const last = this.pointers.get(ev.pointerId);
+    if (!last || !this.svg) return;
+    const dx = ev.clientX - last.x, dy = ev.clientY - last.y;
+    if (this.pointers.size === 2) {  // pinch: the distance between two fingers
+      const [a, b] = [...this.pointers.entries()];
+      const other = a[0] === ev.pointerId ? b[1] : a[1];
+      const before = Math.hypot(last.x - other.x, last.y - other.y);
+      const after = Math.hypot(ev.clientX - other.x, ev.clientY - other.y);
+      if (before > 0 && after > 0) {
+        this.zoomAt(before / after, (ev.clientX + other.x) / 2, (ev.clientY + other.y) / 2);
+      }
+      this.moved += 100;
+    } else {
+      this.moved += Math.abs(dx) + Math.abs(dy);
+      if (this.moved > 6) {
+        const s = this.scale();
+        this.view[0] -= dx * s;
+        this.view[1] -= dy * s;
+        this.apply();
+      }
+    }
+    this.pointers.set(ev.pointerId, {x: ev.clientX, y: ev.clientY});
+  }
+
+  /* outline spaces (by province id, upper case) with a class */
+  mark(cls, provinces) {
+    if (!this.svg) return;
+    for (const n of this.svg.querySelectorAll("." + cls)) n.classList.remove(cls);
+    for (const p of provinces) {
+      for (const n of this.svg.querySelectorAll(`[data-space="${CSS.escape(p.toLowerCase())}"],` +
+                                                `[data-space="${CSS.escape(p)}"]`)) {
+        n.classList.add(cls);
+      }
+    }
+  }
+}
