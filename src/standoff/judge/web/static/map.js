@@ -45,6 +45,8 @@ class MapView {
     this.svg.removeAttribute("height");
     this.full = this.svg.getAttribute("viewBox").split(/[\s,]+/).map(Number);
     this.view = keep || this.full.slice();
+    // the box takes the map's shape (capped by the CSS max-height): no empty bands
+    this.box.style.aspectRatio = `${this.full[2]} / ${this.full[3]}`;
     this.apply();
   }
 
