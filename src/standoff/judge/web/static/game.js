@@ -32,7 +32,7 @@ function tick() {
   if (current.status !== "active") box.textContent = current.status === "forming"
     ? "waiting for players" : "game over";
   else if (current.paused) box.textContent = "paused";
-  else box.textContent = current.deadline ? "⏱ " + untilText(current.deadline) : "";
+  else box.textContent = current.deadline ? untilText(current.deadline) + " left" : "";
 }
 
 async function loadMap() {
