@@ -156,6 +156,7 @@ DISPATCHES = {
     ("core/adjustments.py", "_removals"),
     ("core/legal.py", "_changes_board"),  # what a biased random player prefers
     ("render/svg.py", "_order"),  # how an order is drawn
+    ("core/record.py", "_slot_kind"),  # where a pending order is kept
 }
 
 

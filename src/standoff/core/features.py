@@ -44,8 +44,9 @@ class Features:
     #: Canals and permits (``[canals]``): a canal's owner's fleets pass between its
     #: seas; another power's fleet needs the owner's PERMIT order that turn.
     #: Rule: The Twentieth Century, Straits & Canals.
-    #: Honoured by: geography (Board.canals), orders (PERMIT), notation, legality
-    #: (check_permit), adjudicator (canal passage), legal, record, report.
+    #: Honoured by: geography (Board.canals), orders (permit.py: PERMIT and its check),
+    #: notation, legality (canal_owner), adjudicator (canal passage), legal, record,
+    #: report.
     canals: bool = False
 
     #: Stacked levels (provinces with a ``level``): two or more copies of a map,

@@ -1,8 +1,8 @@
 """Every legal order in a position, as UIs and bots need to offer them.
 
 ``legal_orders(position)`` gives, per power, per location, the list of orders
-the rules allow there (the same rules :mod:`standoff.legality` enforces, so
-every order offered passes :func:`standoff.adjudicator.check_order`).
+the rules allow there (the same checks each kind makes in :mod:`standoff.core.orders`,
+so every order offered passes :func:`standoff.core.adjudicator.check_order`).
 
 One order per meaning: a move to a non-adjacent province is offered once
 (plain, the convoy being implied); a move to an adjacent province that a

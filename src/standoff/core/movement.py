@@ -4,7 +4,7 @@ Each unit ``i`` (index into the list of ordered units) has one decision ``i``:
 its move succeeds / its support is not cut / it is not dislodged. A convoyed
 army ``i`` also has a *path* decision ``n + i``: an undisrupted convoy route
 exists. Strengths (attack, hold, defend, prevent) are computed from those
-decisions exactly as in DATC chapter 5; :class:`~standoff.resolver.Resolver`
+decisions exactly as in DATC chapter 5; :class:`~standoff.core.resolver.Resolver`
 handles the guessing and the cycles.
 
 Backup rule for cycles: if the cycle contains convoy paths, the Szykman rule

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, assert_never
 
 from .adjudicator import PhaseResult, adjudicate, check_order, read_orders
 from .adjustments import adjustment_counts
@@ -421,20 +421,41 @@ def clear_orders(record: GameRecord, power: str) -> GameRecord:
 _Slot = tuple[str, str, str, int]
 
 
+def _slot_kind(order: Order) -> Literal["unit", "waive", "note", "permit"]:
+    """Which place among a power's pending orders an order takes: a unit's (a later
+    order for the unit replaces it), a waive (each one counts), a standing note
+    beside its unit's order (NO CONVERT), or a canal's permission for one power.
+    A dispatch on every kind (``tests/test_orders.py``)."""
+    match order.kind:
+        case "hold" | "move" | "support_hold" | "support_move" | "convoy" | "retreat" | \
+                "disband" | "build" | "remove":
+            return "unit"
+        case "waive":
+            return "waive"
+        case "no_convert":
+            return "note"
+        case "permit":
+            return "permit"
+        case _:
+            assert_never(order.kind)
+
+
 def _slots(orders: Iterable[Order], high: frozenset[str] | set[str]) -> dict[_Slot, Order]:
     """Pending orders by slot, in their order."""
     out: dict[_Slot, Order] = {}
     waives = 0
     shared: dict[str, int] = {}
     for o in orders:
-        if isinstance(o, Waive):
+        kind = _slot_kind(o)
+        if kind == "waive":
             waives += 1
             out[("waive", "", "", waives)] = o
             continue
         prov = province_of(o.location)
-        if isinstance(o, NoConvert):
+        if kind == "note":
             out[("note", prov, "", 0)] = o
-        elif isinstance(o, Permit):
+        elif kind == "permit":
+            assert isinstance(o, Permit)
             out[("permit", prov, o.power, 0)] = o
         elif prov in high:
             n = shared[prov] = shared.get(prov, 0) + 1
@@ -472,14 +493,16 @@ def _submit(record: GameRecord, power: str, orders: Iterable[str | Order], repla
     shared: dict[str, int] = {}  # high sea -> orders given for it in this call
     given: dict[str, Order] = {}  # province -> the order this call gives its unit
     for order in checked:
-        if isinstance(order, Waive):
+        kind = _slot_kind(order)
+        if kind == "waive":
             waives += 1
             pending[("waive", "", "", waives)] = order
             continue
         prov = province_of(order.location)
-        if isinstance(order, NoConvert):
+        if kind == "note":
             pending[("note", prov, "", 0)] = order  # beside the unit's order
-        elif isinstance(order, Permit):
+        elif kind == "permit":
+            assert isinstance(order, Permit)
             pending[("permit", prov, order.power, 0)] = order
         elif prov in high:  # several fleets: one order each (1939 IV)
             if prov not in shared:  # this call's orders there replace all earlier ones

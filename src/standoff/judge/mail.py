@@ -16,7 +16,7 @@ Who gets what (only accounts with an e-mail address):
 
 * every player and the master: the game's start (a player learns their own
   power, and who plays the others unless the game is anonymous), each
-  phase's results report (``standoff.report``'s text: processed orders are
+  phase's results report (:func:`standoff.game_report`'s text: processed orders are
   public by then) and the game's end;
 * each power that has something to order and has not submitted orders: one
   reminder per phase, ``Settings.reminder_before`` seconds before the
