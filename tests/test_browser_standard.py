@@ -14,8 +14,13 @@ from playwright.sync_api import Page, expect
 
 from browser_fixtures import (
     NewContext,
-    click_map,
+    all_ready,
     map_units,
+    my_orders,
+    open_game,
+    order_by_clicks,
+    order_by_text,
+    ready,
     sign_up,
     unique_name,
 )
@@ -24,79 +29,11 @@ from judge_fixtures import PASSWORD, Api, Table
 POWERS = ["austria", "england", "france", "germany", "italy", "russia", "turkey"]
 
 
-# -- ordering on the game page ------------------------------------------------------------
-
-def order_by_clicks(page: Page, unit: str, kind: str, *targets: str, expected: str,
-                    option: str | None = None, tap: bool = False) -> None:
-    """Click the unit (or site) ``unit`` on the map, the order kind, then each target on
-    the map (and ``option`` among the offered orders, when several are left): the
-    order ``expected`` is in the player's list afterwards."""
-    click_map(page, unit, tap=tap)
-    kind_button = page.get_by_test_id(f"order-kind-{kind}")
-    if tap:
-        kind_button.tap()
-    else:
-        kind_button.click()
-    for target in targets:
-        click_map(page, target, tap=tap, unit_first=True)
-    listed = page.locator(f'[data-testid="my-order"][data-order="{expected}"]')
-    offered = page.locator(f'[data-testid="order-option"][data-order="{option or expected}"]')
-    if option is None:  # several orders left (e.g. a move with and without a convoy)?
-        listed.or_(page.get_by_test_id("order-hint").get_by_text("Pick the order below.")
-                   ).first.wait_for()
-    if option is not None or not listed.count():
-        if tap:
-            offered.tap()
-        else:
-            offered.click()
-    expect(listed).to_have_count(1)
-    expect(page.get_by_test_id("order-error")).to_be_empty()
-
-
-def order_by_text(page: Page, *lines: str) -> None:
-    """Type orders in the text box and add them; no error shown."""
-    page.get_by_test_id("order-text").fill("\n".join(lines))
-    page.get_by_test_id("order-add").click()
-    expect(page.get_by_test_id("order-text")).to_have_value("")
-    expect(page.get_by_test_id("order-error")).to_be_empty()
-
-
-def my_orders(page: Page) -> list[str]:
-    return [str(o) for o in page.locator('[data-testid="my-order"]').evaluate_all(
-        "(els) => els.map((e) => e.dataset.order)")]
-
-
-def ready(page: Page, last: bool = False) -> None:
-    """Click "I'm ready"; the toggle shows it (unless this was the last power, whose
-    ready processes the phase at once: the page then shows the next phase, not ready)."""
-    toggle = page.get_by_test_id("ready-toggle")
-    expect(toggle).to_have_attribute("aria-pressed", "false")
-    phase = page.get_by_test_id("game-phase").inner_text()
-    toggle.click()
-    if last:
-        expect(page.get_by_test_id("game-phase")).not_to_have_text(phase)
-    else:
-        expect(toggle).to_have_attribute("aria-pressed", "true")
-
-
-def all_ready(pages: list[Page]) -> None:
-    for n, page in enumerate(pages):
-        ready(page, last=n == len(pages) - 1)
-
-
 def wait_phase(api: Api, table: Table, phase: str) -> str:
     """Wait until the server has processed ``phase``; the new phase."""
     game = api.wait_phase(table, phase, timeout=30)
     return str(game["phase"])
 
-
-def open_game(page: Page, game_id: int, phase: str) -> None:
-    """(Re)load the game page and wait until its scripts have shown ``phase`` and the map."""
-    page.goto(f"/games/{game_id}")
-    expect(page.get_by_test_id("game-phase")).to_have_text(phase)
-    page.get_by_test_id("map").locator("svg").wait_for()
-    page.locator('[data-testid="order-locations"] button, [data-testid="order-locations"] span'
-                 ).first.wait_for()
 
 
 # -- the game -----------------------------------------------------------------------------
