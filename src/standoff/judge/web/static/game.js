@@ -60,6 +60,7 @@ async function refresh() {
   document.getElementById("game-phase").textContent = g.phase;
   document.getElementById("game-status").textContent = g.status + (g.paused ? " (paused)" : "");
   renderPowers(g);
+  renderJoin(g);
   tick();
   const me = GAME.power ? g.powers[GAME.power] : null;
   const ready = document.getElementById("ready-toggle");
@@ -75,6 +76,25 @@ async function refresh() {
     await loadResults(g).catch(() => {});
   }
   if (press) press.refresh();
+}
+
+/* the seats still free, as buttons (a friend sent the game's address) */
+function renderJoin(g) {
+  const box = document.getElementById("join-powers");
+  if (!box) return;
+  box.replaceChildren();
+  for (const [p, s] of Object.entries(g.powers)) {
+    box.append(el("button", {type: "button", class: "small", "data-testid": "join-" + p,
+      disabled: Boolean(s.player), onclick: async () => {
+        const invite = document.getElementById("join-invite");
+        const body = {power: p};
+        if (invite) body.invite = invite.value;
+        try {
+          await api("POST", `/games/${GAME.id}/seats`, body);
+          location.reload();
+        } catch (e) { showError("join-error", e); }
+      }}, powerName(p)));
+  }
 }
 
 async function master(action) {
