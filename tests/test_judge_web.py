@@ -147,3 +147,14 @@ def test_no_page_holds_another_powers_orders_or_press(table: dict[str, Any]) -> 
     assert "zebra-secret for France" in bodies
     assert table["germany"].call("GET", f"/games/{gid}/messages").json() == []
     assert table["france"].call("GET", f"/games/{gid}/orders").json()["orders"] == []
+
+
+def test_the_game_page_renders_for_every_variant(app: Any) -> None:
+    master = Browser(app, "designer")
+    for variant in [v["name"] for v in master.call("GET", "/variants").json()]:
+        game = master.call("POST", "/games", {"name": variant, "variant": variant}).json()
+        for path in (f"/games/{game['id']}", f"/games/{game['id']}/history"):
+            answer = master.get(path)
+            assert answer.status_code == 200, (variant, path)
+            assert game["variant"] in answer.text
+        assert 'data-testid="join-panel"' in master.get(f"/games/{game['id']}").text

@@ -48,6 +48,15 @@ function orderLocation(text) {
   return t[1];
 }
 
+/* the location a typed line is about (its first word that is not a unit type
+   or a build/remove keyword), whatever the notation */
+function typedLocation(line) {
+  const t = line.toUpperCase().split(/[\s-]+/).filter(Boolean);
+  let i = 0;
+  while (i < t.length && ["A", "F", "ARMY", "FLEET", "BUILD", "REMOVE", "DISBAND"].includes(t[i])) i += 1;
+  return t[i] ? province(t[i]) : null;
+}
+
 class OrderPad {
   constructor(game, map) {
     this.game = game;
@@ -120,8 +129,8 @@ class OrderPad {
   async addTyped() {
     const lines = this.$("order-text").value.split("\n").map((l) => l.trim()).filter(Boolean);
     if (!lines.length) return;
-    const words = new Set(lines.join(" ").toUpperCase().split(/[\s\-]+/));
-    const kept = this.orders.filter((o) => !words.has(orderLocation(o)));
+    const typed = new Set(lines.map(typedLocation));
+    const kept = this.orders.filter((o) => !typed.has(province(orderLocation(o) || "")));
     if (await this.send([...kept, ...lines])) this.$("order-text").value = "";
   }
 
