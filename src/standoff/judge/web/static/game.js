@@ -26,6 +26,13 @@ function renderPowers(g) {
   }
 }
 
+function outcomeText(o) {
+  if (!o) return "";
+  if (o.winner) return ": won by " + powerName(o.winner);
+  if (Array.isArray(o.draw)) return ": drawn between " + o.draw.map(powerName).join(", ");
+  return ": " + Object.entries(o).map(([k, v]) => k + " " + v).join(", ");
+}
+
 function tick() {
   const box = document.getElementById("countdown");
   if (!current) return;
@@ -58,7 +65,8 @@ async function refresh() {
   const moved = !current || current.turn !== g.turn || current.status !== g.status;
   current = g;
   document.getElementById("game-phase").textContent = g.phase;
-  document.getElementById("game-status").textContent = g.status + (g.paused ? " (paused)" : "");
+  document.getElementById("game-status").textContent = g.status + (g.paused ? " (paused)" : "") +
+    outcomeText(g.outcome);
   renderPowers(g);
   renderJoin(g);
   tick();
