@@ -74,7 +74,11 @@ def test_no_other_powers_orders_or_press_in_any_page(new_context: NewContext,
     for who, name in readers.items():
         context = new_context()
         answers: list[Response] = []
-        context.on("response", lambda r, answers=answers: answers.append(r))
+
+        def keep(answer: Response, answers: list[Response] = answers) -> None:
+            answers.append(answer)
+
+        context.on("response", keep)
         log_in(context, name)
         page = context.new_page()
         seen: dict[str, str] = {}
