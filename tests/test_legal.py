@@ -331,3 +331,21 @@ def test_adjustment_orders_builds_and_removals() -> None:
     }
     assert {loc: [str(o) for o in os] for loc, os in lo["turkey"].items()} == {
         u.location: [f"REMOVE {u}"] for u in pos.units if u.power == "turkey"}
+
+
+def test_a_canal_owner_standing_in_its_canal_gets_both_unit_orders_and_permits() -> None:
+    """The Twentieth Century, Straits & Canals: the owner "may also allow other players
+    to send fleets through" (PERMIT), while its unit in the canal space is ordered
+    as any unit. Turkey's army opens in Ankara (a canal): both kinds of order are
+    offered there, and every one of them is legal."""
+    from standoff import Permit, check_order
+
+    v = load_variant("twentieth-century")
+    pos = Position.initial(v)
+    offered = legal_orders(pos, Options(), v)["turkey"]["ank"]
+    permits = [o for o in offered if isinstance(o, Permit)]
+    unit_orders = [o for o in offered if not isinstance(o, Permit)]
+    assert {p.power for p in permits} == set(v.powers) - {"turkey"}
+    assert "A ANK H" in [str(o) for o in unit_orders] and len(unit_orders) > 1
+    for o in offered:
+        assert check_order(pos, "turkey", o, Options(), v) == o

@@ -190,8 +190,9 @@ def _permits(board: Board, v: Variant, position: Position, out: LegalOrders) -> 
     for canal in sorted(board.canals):
         owner = canal_owner(board, position, canal)
         if owner is not None and owner in v.powers:
-            out.setdefault(owner, {})[canal] = [Permit(None, canal, p) for p in v.powers
-                                                if p != owner]
+            # beside the orders of the owner's unit standing in the canal, if any
+            out.setdefault(owner, {}).setdefault(canal, []).extend(
+                Permit(None, canal, p) for p in v.powers if p != owner)
 
 
 def _movement(board: Board, position: Position, neutral: str) -> LegalOrders:
