@@ -406,3 +406,47 @@ def open_game(page: Page, game_id: int, phase: str) -> None:
     if page.get_by_test_id("orders-panel").count():  # a player's: their orders are loaded
         page.locator('[data-testid="order-locations"] button, '
                      '[data-testid="order-locations"] span').first.wait_for()
+
+
+#: Standard 1901 without a dislodgement: every power gains centres (the builds of Winter)
+OPENINGS_1901: list[dict[str, list[str]]] = [
+    {"austria": ["A VIE - GAL", "A BUD - SER", "F TRI - ALB"],
+     "england": ["F LON - NTH", "F EDI - NWG", "A LVP - YOR"],
+     "france": ["A PAR - BUR", "A MAR S A PAR - BUR", "F BRE - MAO"],
+     "germany": ["A BER - KIE", "A MUN - RUH", "F KIE - DEN"],
+     "italy": ["A VEN H", "A ROM - APU", "F NAP - ION"],
+     "russia": ["F STP/SC - BOT", "A MOS - UKR", "F SEV - RUM", "A WAR H"],
+     "turkey": ["F ANK - BLA", "A CON - BUL", "A SMY - ARM"]},
+    {"austria": ["F ALB - GRE", "A SER H", "A GAL H"],
+     "england": ["F NWG - NWY", "F NTH H", "A YOR H"],
+     "france": ["A BUR - BEL", "F MAO - POR", "A MAR - SPA"],
+     "germany": ["A RUH - HOL", "F DEN H", "A KIE H"],
+     "italy": ["F ION C A APU - TUN", "A APU - TUN", "A VEN H"],
+     "russia": ["F BOT - SWE", "F RUM H", "A UKR H", "A WAR H"],
+     "turkey": ["A BUL H", "F BLA H", "A ARM H"]},
+    {"austria": ["BUILD A VIE", "BUILD A BUD"], "england": ["BUILD F LON"],
+     "france": ["BUILD A PAR", "BUILD F BRE", "BUILD A MAR"],
+     "germany": ["BUILD A BER", "BUILD A MUN"], "italy": ["BUILD F NAP"],
+     "russia": ["BUILD A MOS", "BUILD F SEV"], "turkey": ["BUILD F ANK"]},
+]
+
+
+def played_1901(api: Api) -> Seats:
+    """A Standard game with 1901 played through the API (:data:`OPENINGS_1901`):
+    three processed phases, now in Spring 1902."""
+    seats = seated_game(api, "standard")
+    for orders in OPENINGS_1901:
+        phase = api.game(seats.table)["phase"]
+        send_orders(api, seats, orders)
+        api.wait_phase(seats.table, phase, timeout=30)
+    assert api.game(seats.table)["phase"] == "S1902M"
+    return seats
+
+
+def no_sideways_scroll(page: Page) -> None:
+    """Nothing on the page is wider than its viewport (no sideways scrolling)."""
+    width = int(page.evaluate("document.documentElement.scrollWidth"))
+    viewport = page.viewport_size
+    assert viewport is not None
+    assert width <= viewport["width"], (
+        f"{page.url} is {width} px wide in a {viewport['width']} px viewport")
