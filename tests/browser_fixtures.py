@@ -303,10 +303,8 @@ _POINT_ON = """([loc, unitFirst]) => {
 }"""
 
 
-def click_map(page: Page, location: str, tap: bool = False, unit_first: bool = True) -> None:
-    """Click (or, on a touch screen, tap) the game page's map on ``location`` (a space id
-    such as ``bur``, ``mun1`` or ``par*``; a coast's province): on the unit there when
-    there is one, else on a visible point of its space, as a player would."""
+def map_point(page: Page, location: str, unit_first: bool = True) -> tuple[float, float]:
+    """A point of the page (client coordinates) where a click lands on ``location``."""
     loc = location.lower().split("/")[0]
     box = page.get_by_test_id("map")
     box.locator("svg").first.wait_for()
@@ -314,7 +312,14 @@ def click_map(page: Page, location: str, tap: bool = False, unit_first: bool = T
     point = page.evaluate(_POINT_ON, [loc, unit_first])
     if point is None:
         raise AssertionError(f"no visible point of {location} on the map to click")
-    x, y = float(point[0]), float(point[1])
+    return float(point[0]), float(point[1])
+
+
+def click_map(page: Page, location: str, tap: bool = False, unit_first: bool = True) -> None:
+    """Click (or, on a touch screen, tap) the game page's map on ``location`` (a space id
+    such as ``bur``, ``mun1`` or ``par*``; a coast's province): on the unit there when
+    there is one, else on a visible point of its space, as a player would."""
+    x, y = map_point(page, location, unit_first)
     if tap:
         page.touchscreen.tap(x, y)
     else:

@@ -13,6 +13,7 @@ from browser_fixtures import (
     NewContext,
     Seats,
     click_map,
+    map_point,
     map_units,
     my_orders,
     open_game,
@@ -21,6 +22,7 @@ from browser_fixtures import (
     player_page,
     process_now,
     ready,
+    screenshot,
     seated_game,
     send_orders,
 )
@@ -135,3 +137,42 @@ def test_twentieth_century_ankara_army_and_permit(new_context: NewContext,
     order_by_clicks(page, "ank", "move", "bul", expected="A ANK - BUL")
     order_by_text(page, "A ANT H")
     assert sorted(my_orders(page)) == ["A ANK - BUL", "A ANT H", "ANK PERMIT ITALY"]
+
+
+def test_twentieth_century_zoom_pan_and_click(new_context: NewContext, web_api: Api) -> None:
+    """The 300-space map: the wheel zooms in where the pointer is, a drag pans (and is
+    no click), and a small space is then clicked to order."""
+    seats = seated_game(web_api, "twentieth-century")
+    page = game_page(new_context, seats, "britain", "S1933M")
+    svg = page.get_by_test_id("map").locator("svg").first
+    whole = [float(v) for v in str(svg.get_attribute("viewBox")).split()]
+    hint = page.get_by_test_id("order-hint").inner_text()
+    # a drag pans the map and picks nothing
+    box = page.get_by_test_id("map").bounding_box()
+    assert box is not None
+    page.get_by_test_id("zoom-in").click()
+    before = [float(v) for v in str(svg.get_attribute("viewBox")).split()]
+    assert before[2] < whole[2]
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(cx, cy)
+    page.mouse.down()
+    page.mouse.move(cx + 60, cy + 30, steps=6)
+    page.mouse.move(cx + 120, cy + 60, steps=6)
+    page.mouse.up()
+    after = [float(v) for v in str(svg.get_attribute("viewBox")).split()]
+    assert after[0] < before[0] and after[1] < before[1], (before, after)
+    assert after[2] == before[2]
+    expect(page.get_by_test_id("order-hint")).to_have_text(hint)
+    page.get_by_test_id("zoom-reset").click()
+    assert [float(v) for v in str(svg.get_attribute("viewBox")).split()] == whole
+    # the wheel over London zooms in around London
+    x, y = map_point(page, "lon")
+    page.mouse.move(x, y)
+    for _ in range(6):
+        page.mouse.wheel(0, -200)
+    zoomed = [float(v) for v in str(svg.get_attribute("viewBox")).split()]
+    assert zoomed[2] < whole[2] / 2, (whole, zoomed)
+    x2, y2 = map_point(page, "lon")
+    assert abs(x2 - x) < 60 and abs(y2 - y) < 60, "London moved away from the pointer"
+    order_by_clicks(page, "lon", "move", "nth", expected="F LON - NTH")
+    screenshot(page, "game-twentieth-century-zoomed-desktop")
