@@ -8,7 +8,6 @@ SVG's unit elements) are checked after each phase."""
 from __future__ import annotations
 
 import re
-import time
 
 from playwright.sync_api import Page, expect
 
@@ -39,7 +38,6 @@ def wait_phase(api: Api, table: Table, phase: str) -> str:
 # -- the game -----------------------------------------------------------------------------
 
 def test_seven_players_play_1901(new_context: NewContext, web_api: Api) -> None:
-    started = time.monotonic()
     # seven players sign up in their own browser contexts; France's player makes the game
     pages: dict[str, Page] = {}
     names: dict[str, str] = {}
@@ -200,5 +198,3 @@ def test_seven_players_play_1901(new_context: NewContext, web_api: Api) -> None:
         assert units.get(loc) == unit, (loc, units)
     assert sum(1 for u in units.values() if u.endswith("france")) == 6
     assert len(units) == 22 + 12
-    elapsed = time.monotonic() - started
-    assert elapsed < 120, f"seven players' 1901 took {elapsed:.0f} s"
