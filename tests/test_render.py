@@ -11,6 +11,7 @@ Earths' links between twin spaces, a City's land links).
 from __future__ import annotations
 
 import io
+import itertools
 import random
 import struct
 import xml.etree.ElementTree as ET
@@ -21,7 +22,7 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
-from standoff import storage
+from standoff import narrow_order, storage
 from standoff.cli import cli
 from standoff.core.errors import StandoffError
 from standoff.core.game import Game
@@ -29,8 +30,18 @@ from standoff.core.geography import province_of
 from standoff.core.legal import random_orders
 from standoff.core.position import Position
 from standoff.core.variant import available_variants, load_variant
-from standoff.render import game_viewer, layout_for, render_png, render_svg
-from standoff.render.svg import HATCH_SPACING
+from standoff.render import game_viewer, layout_for, power_colours, render_png, render_svg
+from standoff.render.svg import (
+    CLASSIC,
+    FAILED,
+    HATCH_SPACING,
+    INK,
+    LAND,
+    NEUTRAL_UNIT,
+    PALETTE,
+    SEA,
+    land_tint,
+)
 
 VARIANTS = sorted({load_variant(str(p)).name for p in available_variants().values()})
 NS = {"s": "http://www.w3.org/2000/svg"}
@@ -279,3 +290,128 @@ def test_viewer_and_cli_render(tmp_path: Path) -> None:
 def test_viewer_is_one_self_contained_page() -> None:
     page = game_viewer(_midgame("standard", 2))
     assert page.startswith("<!DOCTYPE html>") and "<script src" not in page
+
+
+# -- colours: every power apart from every other, from neutral land and the sea --------
+
+def _lab(colour: str) -> tuple[float, float, float]:
+    """CIE L*a*b* (D65) of ``#rrggbb``."""
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+           for c in (int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5))]
+    r, g, b = lin
+    xyz = ((0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047,
+           0.2126 * r + 0.7152 * g + 0.0722 * b,
+           (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883)
+    fx, fy, fz = (t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116 for t in xyz)
+    return 116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)
+
+
+def _apart(a: str, b: str) -> float:
+    """CIE76 colour difference: about 2.3 is just noticeable, 25 plainly different."""
+    return sum((p - q) ** 2 for p, q in zip(_lab(a), _lab(b), strict=True)) ** 0.5
+
+
+#: power colours (units, legend) from each other
+UNITS_APART = 25.0
+#: land tints from each other (pale colours crowd together)
+LANDS_APART = 15.0
+#: a power's land from neutral land and from the sea: it must not look like either
+FROM_BOARD = 15.0
+#: failed orders from every power's colour and land, and from land and sea
+FAILED_APART = 40.0
+
+
+def _palettes() -> dict[str, dict[str, str]]:
+    return {name: power_colours(load_variant(name)) for name in VARIANTS}
+
+
+def test_power_colours_are_apart_from_each_other_and_from_the_board() -> None:
+    """Russia's near-white looked like land off the board; France's land, tinted
+    like the others, looked like sea. Every variant's colours (the Twentieth
+    Century's thirteen, 1939 IV's five and the neutrals) are told apart."""
+    assert _apart(CLASSIC["russia"], LAND) > 40
+    for name, colours in _palettes().items():
+        v = load_variant(name)
+        for (pa, a), (pb, b) in itertools.combinations(sorted(colours.items()), 2):
+            assert _apart(a, b) >= UNITS_APART, (name, pa, pb, round(_apart(a, b)))
+        lands = {p: land_tint(c) for p, c in colours.items() if p in v.powers}
+        for (pa, a), (pb, b) in itertools.combinations(sorted(lands.items()), 2):
+            assert _apart(a, b) >= LANDS_APART, (name, pa, pb, round(_apart(a, b)))
+        for p, land in lands.items():
+            assert _apart(land, LAND) >= FROM_BOARD, (name, p, "neutral land")
+            assert _apart(land, SEA) >= FROM_BOARD, (name, p, "sea")
+    # the palette beyond what today's variants use, for the next one
+    spare = [*PALETTE, NEUTRAL_UNIT]
+    assert min(_apart(a, b) for a, b in itertools.combinations(spare, 2)) >= UNITS_APART
+
+
+def test_failed_orders_are_in_a_colour_no_power_uses() -> None:
+    for name, colours in _palettes().items():
+        for p, c in colours.items():
+            assert _apart(FAILED, c) >= FAILED_APART, (name, p, round(_apart(FAILED, c)))
+            assert _apart(FAILED, land_tint(c)) >= FAILED_APART, (name, p, "land")
+    for board in (LAND, SEA, INK):
+        assert _apart(FAILED, board) >= FAILED_APART
+    g = _midgame("standard")
+    rec = next(r for r in reversed(g.history) if any(not x.success for x in r.results))
+    root = _tree(render_svg(rec.position, orders=rec.orders, results=rec.results))
+    failed = [e for e in root.iter() if e.get("data-result") == "failed"]
+    assert failed and all(e.get("stroke") == FAILED and e.get("stroke-dasharray")
+                          for e in failed)
+    marker = root.find(".//s:marker[@id='arrow-failed']/s:path", NS)
+    assert marker is not None and marker.get("fill") == FAILED
+
+
+def _with_builds(name: str) -> Game:
+    """A game played until an adjustment phase with builds has been processed."""
+    g = Game.new(name)
+    rng = random.Random(3)
+    for _ in range(40):
+        for pid, picks in random_orders(g.position, rng, 0.0, g.options, g.variant).items():
+            g.submit(pid, picks)
+        g.process()
+        rec = g.history[-1]
+        if any(o.kind == "build" for os in rec.orders.values() for o in os):
+            return g
+    raise AssertionError("no builds in 40 phases")
+
+
+def test_a_build_square_holds_the_letter_of_the_unit_built() -> None:
+    rec = _with_builds("standard").history[-1]
+    root = _tree(render_svg(rec.position, orders=rec.orders, results=rec.results))
+    builds = [(p, narrow_order(o)) for p, os in rec.orders.items() for o in os
+              if o.kind == "build"]
+    assert builds
+    for power, o in builds:
+        square = next(e for e in root.iter(f"{{{NS['s']}}}rect")
+                      if e.get("data-order") == str(o))
+        x, y = float(square.get("x") or 0), float(square.get("y") or 0)
+        w, h = float(square.get("width") or 0), float(square.get("height") or 0)
+        badge = next(e for e in root.iter() if e.get("data-build") == o.location)
+        assert badge.get("data-power") == power
+        text = badge.find("s:text", NS)
+        assert text is not None and o.unit is not None and text.text == o.unit.value
+        tx, ty = float(text.get("x") or 0), float(text.get("y") or 0)
+        assert x < tx < x + w and y < ty < y + h, "the letter is outside its square"
+        fill = badge.find("s:rect", NS)
+        assert fill is not None and fill.get("fill") == power_colours(
+            load_variant("standard"))[power]
+
+
+def test_build_centres_are_marked_in_1939_and_not_in_standard() -> None:
+    v = load_variant("1939-iv")
+    root = _tree(render_svg(_start("1939-iv")))
+    marks = {e.get("data-build-centre"): e for e in root.iter() if e.get("data-build-centre")}
+    assert set(marks) == set(v.build_centres) == {"per", "arc"}
+    russia = power_colours(v)["russia"]
+    assert all(e.get("fill") == russia and e.get("data-power") == "russia"
+               for e in marks.values())
+    legend = [e for e in root.iter() if e.get("data-legend-build-centre") == "russia"]
+    assert legend and legend[0].get("fill") == russia
+    box = root.find("s:g[@id='legend']", NS)
+    assert box is not None
+    words = "".join(box.itertext())
+    assert "build centres" in words and "ARC, PER" in words
+    standard = _tree(render_svg(_start("standard")))
+    assert not [e for e in standard.iter()
+                if e.get("data-build-centre") or e.get("data-legend-build-centre")]

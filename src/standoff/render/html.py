@@ -74,7 +74,7 @@ header button{font-size:1em}
 main{display:flex;gap:1em;padding:1em}
 #map{flex:3;min-width:0}#map svg{width:100%;height:auto;border:1px solid #999}
 #side{flex:1;min-width:16em;max-height:90vh;overflow:auto;font-size:.9em}
-#side h3{margin:.6em 0 .2em}#side li.failed{color:#b03a2e}
+#side h3{margin:.6em 0 .2em}#side li.failed{color:#b000b0}
 </style></head><body>
 <header><button id="prev">&larr;</button><strong id="title"></strong>
 <button id="next">&rarr;</button><span id="where"></span><span>@OUTCOME@</span>

@@ -8,10 +8,11 @@ front ends can find it without parsing shapes.
 What is drawn, bottom to top: spaces (seas, land filled by the owner of its
 centre, or by the power standing there with ``controllers``; impassable
 spaces hatched; every border once, over the fills), links drawn as lines
-(land bridges, canals), centre markers, names, the phase's orders, units
-(armies round, fleets as hulls, in their power's colour; dislodged units
-offset with a red rim), and a legend with each power's colour, centres and
-units.
+(land bridges, canals), centre markers, build centres (small squares in their
+power's colour), names, the phase's orders (failed ones dashed in ``FAILED``;
+builds as squares holding the new unit's letter), units (armies round, fleets
+as hulls, in their power's colour; dislodged units offset with a red rim), and
+a legend with each power's colour, centres and units.
 """
 
 from __future__ import annotations
@@ -47,13 +48,19 @@ HATCH = "#6f6a5f"
 HATCH_SPACING = 8.0
 BACKGROUND = "#fbf8f1"
 INK = "#2b2b2b"
-NEUTRAL_UNIT = "#8d6e63"
+#: civil-disorder units (1939 IV's neutrals): a tan brown, apart from Germany's grey
+NEUTRAL_UNIT = "#a67b5b"
+#: failed orders (dashed): a magenta no power uses, in any variant
+FAILED = "#ff00ff"
 
-#: Standard's customary colours; other variants' powers take the palette in order
+#: Standard's customary colours (Russia purple: white looked like land off the
+#: board); other variants' powers take the palette in order. Every pair of
+#: colours, and each one's land tint against neutral land, is kept apart in Lab
+#: (``tests/test_render.py``).
 CLASSIC = {"austria": "#c0392b", "england": "#283d8f", "france": "#4aa3df",
-           "germany": "#5d5d5d", "italy": "#2e9d4f", "russia": "#e8e8e8", "turkey": "#e7c11c"}
-PALETTE = ("#c0392b", "#283d8f", "#4aa3df", "#5d5d5d", "#2e9d4f", "#e8e8e8", "#e7c11c",
-           "#8e44ad", "#e67e22", "#16a085", "#d35490", "#7f8c3a", "#a0522d", "#34495e")
+           "germany": "#5d5d5d", "italy": "#2e9d4f", "russia": "#8e44ad", "turkey": "#e7c11c"}
+PALETTE = ("#c0392b", "#283d8f", "#4aa3df", "#5d5d5d", "#2e9d4f", "#8e44ad", "#e7c11c",
+           "#e67e22", "#00a6a6", "#c30069", "#6b6b00", "#7b3f00", "#e187b4", "#87b42d")
 
 
 def power_colours(variant: Variant) -> dict[str, str]:
@@ -67,11 +74,30 @@ def power_colours(variant: Variant) -> dict[str, str]:
     return out
 
 
-def _tint(colour: str, amount: float = 0.45) -> str:
+#: how much of the way to white a power's land is lightened, where not ``0.45``:
+#: France's light blue, lightened as much, was the sea's colour
+LIGHTER = {"#4aa3df": 0.15}
+
+
+def land_tint(colour: str, amount: float | None = None) -> str:
     """A lighter version of a colour, for land (units keep the full colour)."""
+    if amount is None:
+        amount = LIGHTER.get(colour, 0.45)
     r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
     r, g, b = (round(c + (255 - c) * amount) for c in (r, g, b))
     return f"#{r:02x}{g:02x}{b:02x}"
+
+
+def _luminance(colour: str) -> float:
+    """Relative luminance (WCAG) of ``#rrggbb``."""
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+           for c in (int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5))]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def _text_on(fill: str) -> str:
+    """White or ink, whichever reads better on ``fill`` (the higher contrast)."""
+    return "#ffffff" if _luminance(fill) < 0.229 else INK
 
 
 def _fmt(x: float) -> str:
@@ -146,6 +172,11 @@ def _written(layout: Layout) -> _Written:
     return entry
 
 
+#: markings over the spaces that a click on the map (the judge's pages) goes
+#: through, to the space or unit beneath
+_CLICK_THROUGH = {"pointer-events": "none"}
+
+
 def render_svg(position: Position, *, orders: Mapping[str, Sequence[Order]] | None = None,
                results: Sequence[OrderResult] | None = None, controllers: bool = False,
                title: str = "") -> str:
@@ -155,6 +186,7 @@ def render_svg(position: Position, *, orders: Mapping[str, Sequence[Order]] | No
     drawing.spaces(controllers)
     drawing.connectors()
     drawing.centres()
+    drawing.build_centres()
     drawing.names()
     if orders:
         drawing.orders(orders, results or ())
@@ -174,7 +206,8 @@ class _Drawing:
         # map gets units as small as its spaces, and Standard's stay readable
         self.u = (layout.width * layout.height / max(len(layout.spaces), 1)) ** 0.5 / 11
         self._sizes: dict[str, float] = {}
-        powers = len(variant.powers) + (1 if variant.neutral else 0)
+        powers = (len(variant.powers) + (1 if variant.neutral else 0)
+                  + len({bc.power for bc in variant.build_centres.values()}))
         self.legend_h = max(self.u, layout.width / 130) * 3.2 * (math.ceil(powers / 4) + 1.6)
         w, h = layout.width, layout.height + self.legend_h
         self.root = ET.Element("svg", {
@@ -196,7 +229,7 @@ class _Drawing:
 
     def _defs(self) -> None:
         defs = ET.SubElement(self.root, "defs")
-        for name, colour in (("arrow", INK), ("arrow-failed", "#b03a2e"),
+        for name, colour in (("arrow", INK), ("arrow-failed", FAILED),
                              ("arrow-retreat", "#c0661b")):
             m = ET.SubElement(defs, "marker", {
                 "id": name, "viewBox": "0 0 10 10", "refX": "8", "refY": "5",
@@ -229,7 +262,7 @@ class _Drawing:
                 owner = self.pos.centres.get(sid)
                 if owner is None and controllers and occupant.get(sid) in self.v.powers:
                     owner = occupant[sid]
-                fill = _tint(self.colours[owner]) if owner in self.colours else LAND
+                fill = land_tint(self.colours[owner]) if owner in self.colours else LAND
             attrs = {"data-space": sid, "data-terrain": terrain.value, "fill": fill}
             if shape.disc:
                 discs.append((shape, attrs))
@@ -262,7 +295,7 @@ class _Drawing:
                 "data-link": f"{c.a}-{c.b}", "data-kind": c.kind})
 
     def centres(self) -> None:
-        g = ET.SubElement(self.root, "g", {"id": "centres", "stroke": INK,
+        g = ET.SubElement(self.root, "g", {"id": "centres", "stroke": INK, **_CLICK_THROUGH,
                                            "stroke-width": _fmt(self.u / 10)})
         for sid, shape in self.layout.spaces.items():
             prov = self.board.provinces.get(sid)
@@ -275,9 +308,28 @@ class _Drawing:
                 "fill": self.colours.get(owner, "#ffffff") if owner else "#ffffff",
                 "data-centre": sid, "data-owner": owner or ""})
 
+    def build_centres(self) -> None:
+        """Spaces that are no supply centre where a power may also build (1939
+        IV's Persia and Archangel for Russia): a small square in its colour."""
+        if not self.v.build_centres:
+            return
+        g = ET.SubElement(self.root, "g", {"id": "build-centres", "stroke": INK, **_CLICK_THROUGH,
+                                           "stroke-width": _fmt(self.u / 10)})
+        half = self.u * 0.4
+        for sid, bc in sorted(self.v.build_centres.items()):
+            shape = self.layout.spaces.get(sid)
+            if shape is None:
+                continue
+            # where a centre's marker would be; else beside the unit's spot
+            x, y = shape.centre or (shape.unit[0] + self.u * 1.8, shape.unit[1])
+            ET.SubElement(g, "rect", {
+                "x": _fmt(x - half), "y": _fmt(y - half), "width": _fmt(half * 2),
+                "height": _fmt(half * 2), "fill": self.colours.get(bc.power, NEUTRAL_UNIT),
+                "data-build-centre": sid, "data-power": bc.power})
+
     def names(self) -> None:
         g = ET.SubElement(self.root, "g", {
-            "id": "names", "font-family": "DejaVu Sans, Arial, sans-serif",
+            "id": "names", **_CLICK_THROUGH, "font-family": "DejaVu Sans, Arial, sans-serif",
             "font-size": _fmt(self.u * 0.9), "fill": INK, "text-anchor": "middle"})
         # one text of many placed pieces (each its own text chunk, centred on its
         # spot): the same picture, but resvg lays out one text element, not 300
@@ -356,12 +408,11 @@ class _Drawing:
                 ET.SubElement(grp, "polygon", {
                     "points": " ".join(f"{_fmt(a)},{_fmt(b)}" for a, b in pts),
                     "fill": fill, **rim})
-        dark = sum(int(fill[i:i + 2], 16) for i in (1, 3, 5)) < 380
         t = ET.SubElement(grp, "text", {
             "x": _fmt(x), "y": _fmt(y + s * (0.35 if unit.type is UnitType.ARMY else 0.45)),
             "font-size": _fmt(s * 0.95), "font-family": "DejaVu Sans, Arial, sans-serif",
             "font-weight": "bold", "text-anchor": "middle", "stroke": "none",
-            "fill": "#ffffff" if dark else INK})
+            "fill": _text_on(fill)})
         t.text = unit.type.value
 
     # -- orders ------------------------------------------------------------------------
@@ -372,14 +423,14 @@ class _Drawing:
         for r in results:
             if r.order is not None:
                 ok[(r.power, str(r.order))] = r.success
-        g = ET.SubElement(self.root, "g", {"id": "orders", "fill": "none"})
+        g = ET.SubElement(self.root, "g", {"id": "orders", "fill": "none", **_CLICK_THROUGH})
         for power, items in sorted(orders.items()):
             for o in items:
                 self._order(g, power, narrow_order(o), ok.get((power, str(o)), True))
 
     def _order(self, g: ET.Element, power: str, o: AnyOrder, success: bool) -> None:
         s = self.u
-        style = {"stroke": INK if success else "#b03a2e", "stroke-width": _fmt(s / 3.5),
+        style = {"stroke": INK if success else FAILED, "stroke-width": _fmt(s / 3.5),
                  "data-order": str(o), "data-power": power,
                  "data-result": "ok" if success else "failed"}
         if not success:
@@ -416,7 +467,22 @@ class _Drawing:
             case "build":
                 ET.SubElement(g, "rect", {**style, "x": _fmt(here[0] - s * 1.4),
                                           "y": _fmt(here[1] - s * 1.4), "width": _fmt(s * 2.8),
-                                          "height": _fmt(s * 2.8), "stroke": "#1e8449"})
+                                          "height": _fmt(s * 2.8),
+                                          "stroke": "#1e8449" if success else FAILED})
+                if o.unit is not None:  # the type of the unit built, in its power's colour
+                    fill = self.colours.get(power, NEUTRAL_UNIT)
+                    badge = ET.SubElement(g, "g", {"data-build": o.location,
+                                                   "data-power": power})
+                    ET.SubElement(badge, "rect", {
+                        "x": _fmt(here[0] - s * 0.7), "y": _fmt(here[1] - s * 0.7),
+                        "width": _fmt(s * 1.4), "height": _fmt(s * 1.4), "fill": fill,
+                        "stroke": INK, "stroke-width": _fmt(s / 8)})
+                    t = ET.SubElement(badge, "text", {
+                        "x": _fmt(here[0]), "y": _fmt(here[1] + s * 0.4),
+                        "font-size": _fmt(s * 1.1), "font-weight": "bold",
+                        "font-family": "DejaVu Sans, Arial, sans-serif",
+                        "text-anchor": "middle", "fill": _text_on(fill)})
+                    t.text = o.unit.value
             case "remove" | "disband":
                 for dx in (-1, 1):
                     self._line(g, (here[0] - s * 1.2 * dx, here[1] - s * 1.2),
@@ -479,11 +545,13 @@ class _Drawing:
         units: dict[str, int] = {}
         for u in self.pos.units:
             units[u.power] = units.get(u.power, 0) + 1
-        entries = [(p.id, p.name) for p in self.v.powers.values()]
+        entries = [(p.id, f"{p.name}: {counts.get(p.id, 0)} centres, "
+                    f"{units.get(p.id, 0)} units") for p in self.v.powers.values()]
         if self.v.neutral:
-            entries.append((self.v.neutral, "Neutral (civil disorder)"))
+            entries.append((self.v.neutral, f"Neutral (civil disorder): "
+                                            f"{units.get(self.v.neutral, 0)} units"))
         col_w = self.layout.width / 4
-        for i, (pid, name) in enumerate(entries):
+        for i, (pid, text) in enumerate(entries):
             x = s + (i % 4) * col_w
             y = top + s * 3.2 * (i // 4 + 1.6)
             ET.SubElement(g, "rect", {"x": _fmt(x), "y": _fmt(y - s), "width": _fmt(s * 1.6),
@@ -491,5 +559,18 @@ class _Drawing:
                                       "stroke": INK, "stroke-width": _fmt(s / 10),
                                       "data-legend": pid})
             t = ET.SubElement(g, "text", {"x": _fmt(x + s * 2.2), "y": _fmt(y)})
-            t.text = (f"{name}: {counts.get(pid, 0)} centres, {units.get(pid, 0)} units"
-                      if pid != self.v.neutral else f"{name}: {units.get(pid, 0)} units")
+            t.text = text
+        sites: dict[str, list[str]] = {}
+        for sid, bc in sorted(self.v.build_centres.items()):
+            sites.setdefault(bc.power, []).append(sid.upper())
+        for i, (pid, where) in enumerate(sorted(sites.items()), start=len(entries)):
+            x = s + (i % 4) * col_w
+            y = top + s * 3.2 * (i // 4 + 1.6)
+            ET.SubElement(g, "rect", {"x": _fmt(x + s * 0.35), "y": _fmt(y - s * 0.85),
+                                      "width": _fmt(s * 0.9), "height": _fmt(s * 0.9),
+                                      "fill": self.colours.get(pid, NEUTRAL_UNIT),
+                                      "stroke": INK, "stroke-width": _fmt(s / 10),
+                                      "data-legend-build-centre": pid})
+            t = ET.SubElement(g, "text", {"x": _fmt(x + s * 2.2), "y": _fmt(y)})
+            name = self.v.powers[pid].name if pid in self.v.powers else pid
+            t.text = f"{name}'s build centres (squares): {', '.join(where)}"
