@@ -22,9 +22,9 @@ say why; they are never skipped.
 from __future__ import annotations
 
 import contextlib
-import itertools
 import os
 import re
+import uuid
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,12 +50,16 @@ PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "is_mobile":
 DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 900}}
 #: how long a page may take to do something (ms): generous for a loaded 2-core machine
 TIMEOUT_MS = 15_000
-_names = itertools.count(1)
 
 
-def unique_name(prefix: str = "player") -> str:
-    """A user name no other test of this session (or process) has taken."""
-    return f"{prefix}{next(_names)}x{os.getpid()}"
+def unique_name(prefix: str = "player", length: int | None = None) -> str:
+    """A user name nobody has taken: ``prefix-`` and six hex digits (a fixed length, so
+    the pages' layout does not change from run to run), padded to ``length`` (at most
+    32, the longest name the judge takes) when given."""
+    name = f"{prefix}-{uuid.uuid4().hex[:6]}"
+    if length is not None:
+        name = (name + "_" + "longname" * 4)[:length]
+    return name
 
 
 # -- the browser ------------------------------------------------------------------------
@@ -179,7 +183,7 @@ def screenshot(page: Page, name: str, full_page: bool = False) -> Path:
 
 def sign_up_api(api: Api, name: str | None = None) -> tuple[str, str]:
     """A new account made through the API: its name and a bearer token."""
-    name = name or unique_name()
+    name = name or unique_name("player")
     return name, api.signup(name)
 
 
@@ -211,14 +215,17 @@ class Seats:
     names: dict[str, str]
 
 
-def seated_game(api: Api, variant: str = "standard", **fields: Any) -> Seats:
-    """A game of ``variant`` with every power taken (so started), through the API."""
-    master_name, master = sign_up_api(api)
+def seated_game(api: Api, variant: str = "standard", name_length: int | None = None,
+                **fields: Any) -> Seats:
+    """A game of ``variant`` with every power taken (so started), through the API; its
+    players' names are the power's first three letters and six hex digits (padded to
+    ``name_length``, when given)."""
+    master_name, master = sign_up_api(api, unique_name("master", name_length))
     game = api.new_game(master, variant=variant, name=f"{variant} {unique_name('game')}",
                         **fields)
     seats = Seats(Table(game["id"], master), master_name, {})
     for power in game["powers"]:
-        name, token = sign_up_api(api)
+        name, token = sign_up_api(api, unique_name(power[:3], name_length))
         body: dict[str, Any] = {"power": power}
         if game.get("invite"):
             body["invite"] = game["invite"]

@@ -60,3 +60,21 @@ def test_a_player_orders_on_a_phone(new_context: NewContext, web_api: Api) -> No
     open_game(page, game_id, "F1901M")
     units = map_units(page)
     assert units.get("pic") == "A france" and units.get("mao") == "F france", units
+
+
+def test_long_names_fit_a_phone(new_context: NewContext, web_api: Api) -> None:
+    """Players' names as long as the judge takes (32 characters) in the header and the
+    powers table: the lobby, game page and history still fit 390 px."""
+    seats = seated_game(web_api, "standard", name_length=32)
+    game_id = seats.table.id
+    assert len(seats.names["france"]) == 32
+    process_now(web_api, seats)
+    page = player_page(new_context, seats.names["france"], "/lobby", **PHONE)
+    page.get_by_test_id(f"game-link-{game_id}").wait_for()
+    no_sideways_scroll(page)
+    open_game(page, game_id, "F1901M")
+    page.wait_for_load_state("networkidle")
+    no_sideways_scroll(page)
+    page.goto(f"/games/{game_id}/history")
+    page.get_by_test_id("history-map").locator("svg").wait_for()
+    no_sideways_scroll(page)
