@@ -49,7 +49,7 @@ def test_sign_up_log_out_and_log_in(new_context: NewContext) -> None:
 def test_create_a_game_and_join_it(new_context: NewContext, web_api: Api) -> None:
     master = new_context().new_page()
     sign_up(master, unique_name("master"))
-    game_name = unique_name("Lobby game ")
+    game_name = unique_name("Lobby game")
     master.get_by_test_id("create-name").fill(game_name)
     master.get_by_test_id("create-variant").select_option("city-country")
     master.get_by_test_id("create-movement").fill("90")

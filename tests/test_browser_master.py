@@ -37,7 +37,7 @@ def test_master_panel_private_game_and_draw(new_context: NewContext, web_api: Ap
     master = new_context().new_page()
     master_name = unique_name("gm")
     sign_up(master, master_name)
-    master.get_by_test_id("create-name").fill(unique_name("Private game "))
+    master.get_by_test_id("create-name").fill(unique_name("Private game"))
     master.get_by_test_id("create-private").check()
     master.get_by_test_id("create-submit").click()
     master.wait_for_url(re.compile(r"/games/\d+$"))

@@ -34,7 +34,6 @@ def wait_phase(api: Api, table: Table, phase: str) -> str:
     return str(game["phase"])
 
 
-
 # -- the game -----------------------------------------------------------------------------
 
 def test_seven_players_play_1901(new_context: NewContext, web_api: Api) -> None:
@@ -47,7 +46,7 @@ def test_seven_players_play_1901(new_context: NewContext, web_api: Api) -> None:
         sign_up(page, names[power])
         pages[power] = page
     fr = pages["france"]
-    fr.get_by_test_id("create-name").fill(unique_name("Browser standard "))
+    fr.get_by_test_id("create-name").fill(unique_name("Standard in a browser"))
     fr.get_by_test_id("create-variant").select_option("standard")
     fr.get_by_test_id("create-submit").click()
     fr.wait_for_url(re.compile(r"/games/\d+$"))
