@@ -35,6 +35,27 @@ def test_orders_are_checked_and_replaced(api: Api) -> None:
     assert api.json("GET", f"/games/{gid}/orders", token)["orders"] == []
 
 
+def test_merged_orders_replace_only_their_units(api: Api) -> None:
+    """``"merge": true`` adds orders to the stored ones, each replacing only its own
+    unit's earlier order, whatever the notation (the page's text box): the engine,
+    not the client, decides which unit a line is for. All or nothing still."""
+    table = api.full_game()
+    gid, token = table.id, table.players["france"]
+    api.call("PUT", f"/games/{gid}/orders", token, {"orders": FRANCE}, expect=200)
+    got = api.json("PUT", f"/games/{gid}/orders", token,
+                   {"orders": ["Army Paris -> Picardy"], "merge": True})
+    assert got["orders"] == ["A PAR - PIC", *FRANCE[1:]]
+    assert api.json("GET", f"/games/{gid}/orders", token)["orders"] == got["orders"]
+    api.call("PUT", f"/games/{gid}/orders", token,
+             {"orders": ["F Brest - English Channel", "A MAR - MUN"], "merge": True},
+             expect=422)
+    assert api.json("GET", f"/games/{gid}/orders", token)["orders"] == got["orders"]
+    bad = api.call("PUT", f"/games/{gid}/orders", token,
+                   {"orders": ["A Paris - Gascony", "A PAR - BUR"], "merge": True},
+                   expect=422).json()
+    assert "second order for PAR" in bad["detail"]
+
+
 def test_only_players_give_orders(api: Api) -> None:
     table = api.full_game()
     gid = table.id

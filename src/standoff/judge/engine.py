@@ -167,19 +167,28 @@ def powers_that_may_order(state: dict[str, Any]) -> list[str]:
     return [] if record.is_over else may_order(record)
 
 
-def check_orders(state: dict[str, Any], power: str, texts: list[str]) -> list[str]:
-    """The canonical texts of ``texts`` as ``power``'s whole set of orders for the
-    phase; raise 400 invalid / 422 illegal with the engine's reason."""
+def check_orders(state: dict[str, Any], power: str, texts: list[str],
+                 merge_into: list[str] | None = None) -> list[str]:
+    """The canonical texts of ``power``'s whole set of orders for the phase:
+    ``texts`` alone, or with ``merge_into`` (the canonical orders already
+    stored) ``texts`` added to them, each replacing the earlier order of the
+    same unit, as the engine keeps orders; raise 400 invalid / 422 illegal with
+    the engine's reason."""
     record = _load(state)
     try:
-        _, checked = submit_checked(record, power, texts, replace=True)
+        if merge_into is None:
+            _, checked = submit_checked(record, power, texts, replace=True)
+            return [str(o) for o in checked]
+        record = submit_orders(record, power, merge_into, replace=True)
+        merged, _ = submit_checked(record, power, texts, replace=False)
     except InvalidOrderError as exc:
         raise ApiError(400, str(exc), order=exc.text) from exc
     except IllegalOrderError as exc:
         raise ApiError(422, str(exc), order=exc.order) from exc
     except StandoffError as exc:
         raise ApiError(409 if record.is_over else 422, str(exc)) from exc
-    return [str(o) for o in checked]
+    mine = merged.pending.of(power)
+    return [str(o) for o in mine.orders] if mine is not None else []
 
 
 def legal(state: dict[str, Any], power: str) -> dict[str, list[str]]:

@@ -62,14 +62,16 @@ def my_orders(game_id: GameId, who: CallerDep, j: JudgeDep) -> OrdersOut:
 
 @router.put("/games/{game_id}/orders", response_model=OrdersOut)
 def submit_orders(game_id: GameId, body: OrdersIn, who: CallerDep, j: JudgeDep) -> OrdersOut:
-    """Replace the caller's orders for this phase, all or nothing: one order that
+    """Replace the caller's orders for this phase (or, with ``merge``, add to them,
+    each replacing its unit's earlier order), all or nothing: one order that
     cannot be read (400 invalid) or that the rules forbid (422 illegal, with the
     reason) refuses the whole batch and keeps the orders sent before."""
     with j.db.read() as s:
         game, seat = _player(s, game_id, who)
         require_active(game)
         state, turn, phase, power = game.state, game.turn, game.phase, seat.power
-    canonical = engine.check_orders(state, power, list(body.orders))
+    if not body.merge:  # checked before the write lock: it needs nothing stored
+        canonical = engine.check_orders(state, power, list(body.orders))
     with j.db.write() as s:
         locked = lock_game(s, game_id)
         if locked is None:
@@ -78,6 +80,9 @@ def submit_orders(game_id: GameId, body: OrdersIn, who: CallerDep, j: JudgeDep) 
             raise _processed(game_id, phase)
         require_active(locked)
         row = s.get(PendingOrders, (game_id, turn, power))
+        if body.merge:  # onto the stored orders, read under the lock: no lost update
+            stored = [str(o) for o in row.orders] if row is not None else []
+            canonical = engine.check_orders(state, power, list(body.orders), stored)
         if row is None:
             s.add(PendingOrders(game_id=game_id, turn=turn, power=power, orders=canonical,
                                 submitted_at=utcnow()))

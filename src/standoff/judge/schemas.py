@@ -69,6 +69,11 @@ class SeatIn(Request):
 
 class OrdersIn(Request):
     orders: Annotated[list[OrderText], Field(max_length=500)]
+    #: false (the default, the spec's meaning): these orders replace all the caller's
+    #: pending orders; true: they are added to them, each replacing only the earlier
+    #: order of its own unit (the page's text box: any notation, the engine decides
+    #: which unit a line is for)
+    merge: bool = False
 
 
 class ReadyIn(Request):

@@ -40,23 +40,6 @@ function slot(text) {
   return k === "permit" ? "permit" : k === "noconvert" ? "noconvert" : "main";
 }
 
-/* the location an order text is about, for replacing typed orders */
-function orderLocation(text) {
-  const t = text.split(/\s+/);
-  if (t[0] === "BUILD" || t[0] === "REMOVE") return t[2];
-  if (t[1] === "PERMIT") return t[0];
-  return t[1];
-}
-
-/* the location a typed line is about (its first word that is not a unit type
-   or a build/remove keyword), whatever the notation */
-function typedLocation(line) {
-  const t = line.toUpperCase().split(/[\s-]+/).filter(Boolean);
-  let i = 0;
-  while (i < t.length && ["A", "F", "ARMY", "FLEET", "BUILD", "REMOVE", "DISBAND"].includes(t[i])) i += 1;
-  return t[i] ? province(t[i]) : null;
-}
-
 class OrderPad {
   constructor(game, map) {
     this.game = game;
@@ -129,15 +112,14 @@ class OrderPad {
   async addTyped() {
     const lines = this.$("order-text").value.split("\n").map((l) => l.trim()).filter(Boolean);
     if (!lines.length) return;
-    const typed = new Set(lines.map(typedLocation));
-    const kept = this.orders.filter((o) => !typed.has(province(orderLocation(o) || "")));
-    if (await this.send([...kept, ...lines])) this.$("order-text").value = "";
+    // merge: the engine reads every notation and decides which unit each line is for
+    if (await this.send(lines, true)) this.$("order-text").value = "";
   }
 
-  async send(list) {
+  async send(list, merge = false) {
     showError("order-error", null);
     try {
-      const out = await api("PUT", `/games/${this.game.id}/orders`, {orders: list});
+      const out = await api("PUT", `/games/${this.game.id}/orders`, {orders: list, merge});
       this.orders = out.orders;
       this.render();
       if (this.game.onOrders) this.game.onOrders();
