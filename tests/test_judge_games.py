@@ -118,6 +118,11 @@ def test_private_games_need_the_invite(api: Api) -> None:
     assert seen["invite"] is None  # only the master sees the code
     api.call("GET", f"/games/{game['id']}/phases", outsider, expect=403)
     api.call("GET", f"/games/{game['id']}/map.svg", outsider, expect=403)
+    # the code's holder sees the forming game (to choose a power) and its map
+    api.call("GET", f"/games/{game['id']}?invite=guess", outsider, expect=403)
+    api.call("GET", f"/games/{game['id']}?invite={invite}", outsider, expect=200)
+    api.call("GET", f"/games/{game['id']}/map.svg?invite={invite}", outsider, expect=200)
+    api.call("GET", f"/games/{game['id']}/phases?invite={invite}", outsider, expect=403)
 
 
 def test_anonymous_games_hide_players(api: Api) -> None:

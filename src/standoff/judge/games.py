@@ -69,9 +69,21 @@ def seat_of(seats: dict[str, Seat], user_id: int) -> Seat | None:
     return next((seat for seat in seats.values() if seat.user_id == user_id), None)
 
 
-def require_view(game: Game, who: Caller, seats: dict[str, Seat]) -> None:
-    """403 unless the caller may see this game."""
-    if game.private and who.user_id != game.master_id and seat_of(seats, who.user_id) is None:
+def invited(game: Game, who: Caller, invite: str | None) -> bool:
+    """May the caller join this game? A public one: anyone; a private one: its
+    master, or whoever gives its invite code (compared in constant time)."""
+    return not game.private or who.user_id == game.master_id or hmac.compare_digest(
+        (invite or "").encode(), (game.invite_code or "").encode())
+
+
+def require_view(game: Game, who: Caller, seats: dict[str, Seat],
+                 invite: str | None = None) -> None:
+    """403 unless the caller may see this game: a private one, its master and
+    players, and while it is forming, whoever holds its invite code (to pick a
+    power)."""
+    if game.private and seat_of(seats, who.user_id) is None and not (
+            game.status == "forming" and invite and invited(game, who, invite)) \
+            and who.user_id != game.master_id:
         raise forbidden(f"game {game.id} is private: only its master and players see it")
 
 
@@ -206,13 +218,15 @@ def list_games(who: MaybeCaller, j: JudgeDep,
 
 
 @router.get("/games/{game_id}", response_model=GameOut)
-def show_game(game_id: GameId, who: CallerDep, j: JudgeDep) -> GameOut:
+def show_game(game_id: GameId, who: CallerDep, j: JudgeDep,
+              invite: Annotated[str | None, Query(max_length=64)] = None) -> GameOut:
     """The game: phase, deadline, position, and per power who plays it (unless
     anonymous), whether it has submitted orders and is ready, its NMRs. Never the
-    pending orders themselves."""
+    pending orders themselves. ``?invite=CODE`` opens a forming private game to
+    the holder of its invite code, to choose a power."""
     with j.db.read() as s:
         game = get_game(s, game_id)
-        require_view(game, who, seats_of(s, game_id))
+        require_view(game, who, seats_of(s, game_id), invite)
         return game_out(s, game, who)
 
 
@@ -225,8 +239,7 @@ def take_seat(game_id: GameId, body: SeatIn, who: CallerDep, j: JudgeDep) -> Sea
         game = lock_game(s, game_id)
         if game is None:
             raise not_found(f"there is no game {game_id}")
-        if game.private and who.user_id != game.master_id and not hmac.compare_digest(
-                (body.invite or "").encode(), (game.invite_code or "").encode()):
+        if not invited(game, who, body.invite):
             raise forbidden(f"game {game_id} is private: give its invite code to join")
         if game.status != "forming":
             raise conflict(f"game {game_id} has already started")

@@ -50,13 +50,15 @@ def map_svg(game_id: GameId, who: CallerDep, j: JudgeDep,
             phase: Annotated[str | None, Query(max_length=20, description="e.g. S1901M; "
                                                "default: the current phase")] = None,
             orders: Annotated[int, Query(ge=0, le=1, description="1: draw the phase's "
-                                         "orders and results (processed phases)")] = 0
+                                         "orders and results (processed phases)")] = 0,
+            invite: Annotated[str | None, Query(max_length=64, description="a forming "
+                                                "private game's invite code")] = None
             ) -> Response:
     """The map of a phase; with ``orders=1`` a processed phase's orders and results
     are drawn on it (the current phase's orders are secret and never drawn)."""
     with j.db.read() as s:
         game = get_game(s, game_id)
-        require_view(game, who, seats_of(s, game_id))
+        require_view(game, who, seats_of(s, game_id), invite)
         wanted = (phase or game.phase).strip().upper()
         record = s.scalars(select(PhaseRecord).where(PhaseRecord.game_id == game_id,
                                                      PhaseRecord.phase == wanted)).first()

@@ -60,11 +60,16 @@ def _error(request: Request, who: Caller | None, exc: ApiError) -> HTMLResponse:
                    detail=exc.detail)
 
 
-def _game(request: Request, who: Caller, game_id: int) -> GameOut | HTMLResponse:
-    """The game as the API shows it to the caller, or the error page it would give."""
+def _game(request: Request, who: Caller, game_id: int,
+          invite: str | None = None) -> GameOut | HTMLResponse:
+    """The game as the API shows it to the caller, or the error page it would give
+    (for a private game: a box for its invite code, which reopens the page)."""
     try:
-        return show_game(game_id, who, request.app.state.judge)
+        return show_game(game_id, who, request.app.state.judge, invite)
     except ApiError as exc:
+        if exc.status == 403:  # the one refusal here: a private game not yours
+            return _render(request, "invite.html", who, 403, game_id=game_id,
+                           wrong=invite is not None)
         return _error(request, who, exc)
 
 
@@ -97,16 +102,16 @@ def lobby_page(request: Request) -> Response:
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)
-def game_page(request: Request, game_id: int) -> Response:
+def game_page(request: Request, game_id: int, invite: str | None = None) -> Response:
     who = page_caller(request)
     if who is None:
         return _login(request)
-    game = _game(request, who, game_id)
+    game = _game(request, who, game_id, invite)
     if isinstance(game, HTMLResponse):
         return game
     return _render(request, "game.html", who, game=game,
                    names=engine.power_names(game.variant),
-                   is_master=game.master == who.username)
+                   is_master=game.master == who.username, invite=invite or "")
 
 
 @router.get("/games/{game_id}/history", response_class=HTMLResponse)
