@@ -440,6 +440,19 @@ def _slot_kind(order: Order) -> Literal["unit", "waive", "note", "permit"]:
             assert_never(order.kind)
 
 
+def _slot(order: Order, kind: Literal["unit", "waive", "note", "permit"], prov: str,
+          n: int) -> _Slot:
+    """The key ``order`` is kept under among its power's pending orders: waives,
+    and the orders for several fleets of one power on one high sea, are numbered
+    (``n``); a note or a permission sits beside its unit's order."""
+    if kind == "permit":
+        assert isinstance(order, Permit)
+        return ("permit", prov, order.power, 0)
+    if kind == "waive":
+        return ("waive", "", "", n)
+    return (kind, prov, "", n if kind == "unit" else 0)
+
+
 def _slots(orders: Iterable[Order], high: frozenset[str] | set[str]) -> dict[_Slot, Order]:
     """Pending orders by slot, in their order."""
     out: dict[_Slot, Order] = {}
@@ -447,21 +460,13 @@ def _slots(orders: Iterable[Order], high: frozenset[str] | set[str]) -> dict[_Sl
     shared: dict[str, int] = {}
     for o in orders:
         kind = _slot_kind(o)
-        if kind == "waive":
-            waives += 1
-            out[("waive", "", "", waives)] = o
-            continue
         prov = province_of(o.location)
-        if kind == "note":
-            out[("note", prov, "", 0)] = o
-        elif kind == "permit":
-            assert isinstance(o, Permit)
-            out[("permit", prov, o.power, 0)] = o
-        elif prov in high:
+        n = 0
+        if kind == "waive":
+            n = waives = waives + 1
+        elif kind == "unit" and prov in high:
             n = shared[prov] = shared.get(prov, 0) + 1
-            out[("unit", prov, "", n)] = o
-        else:
-            out[("unit", prov, "", 0)] = o
+        out[_slot(o, kind, prov, n)] = o
     return out
 
 
@@ -494,16 +499,12 @@ def _submit(record: GameRecord, power: str, orders: Iterable[str | Order], repla
     given: dict[str, Order] = {}  # province -> the order this call gives its unit
     for order in checked:
         kind = _slot_kind(order)
+        prov = province_of(order.location)
         if kind == "waive":
             waives += 1
-            pending[("waive", "", "", waives)] = order
-            continue
-        prov = province_of(order.location)
-        if kind == "note":
-            pending[("note", prov, "", 0)] = order  # beside the unit's order
-        elif kind == "permit":
-            assert isinstance(order, Permit)
-            pending[("permit", prov, order.power, 0)] = order
+            pending[_slot(order, kind, prov, waives)] = order
+        elif kind != "unit":  # a note or a permission, beside the unit's order
+            pending[_slot(order, kind, prov, 0)] = order
         elif prov in high:  # several fleets: one order each (1939 IV)
             if prov not in shared:  # this call's orders there replace all earlier ones
                 pending = {s: o for s, o in pending.items()
@@ -512,14 +513,14 @@ def _submit(record: GameRecord, power: str, orders: Iterable[str | Order], repla
             if n > sum(1 for u in position.units_in(prov) if u.power == pid):
                 raise IllegalOrderError(str(order), f"more orders than {pid} has units "
                                                     f"in {prov.upper()}")
-            pending[("unit", prov, "", n)] = order
+            pending[_slot(order, kind, prov, n)] = order
         else:
             first = given.get(prov)
             if strict and first is not None:
                 raise IllegalOrderError(str(order), f"a second order for {prov.upper()} "
                                                     f"in one submission (the first: {first})")
             given[prov] = order
-            pending[("unit", prov, "", 0)] = order
+            pending[_slot(order, kind, prov, 0)] = order
     kept = tuple(pending.values())
     if strict and position.phase.kind is PhaseKind.ADJUSTMENT:
         _check_allowance(v, position, pid, kept, checked)
