@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from fastapi import APIRouter, Depends, Request, Response
+from fastapi import APIRouter, Request, Response
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from .auth import (
     CSRF_COOKIE,
     SESSION_COOKIE,
-    Caller,
-    caller,
+    CallerDep,
     client_ip,
     csrf_token,
     issue_token,
@@ -21,7 +18,7 @@ from .auth import (
     revoke,
     username_key,
 )
-from .context import Judge, judge
+from .context import JudgeDep
 from .db import utcnow
 from .errors import ERROR_RESPONSES, conflict
 from .models import User
@@ -29,8 +26,6 @@ from .schemas import AccountIn, AccountOut, CredentialsIn, SessionOut, TokenOut
 
 router = APIRouter(prefix="/api/v1", tags=["accounts"], responses=ERROR_RESPONSES)
 
-JudgeDep = Annotated[Judge, Depends(judge)]
-CallerDep = Annotated[Caller, Depends(caller)]
 
 
 @router.post("/accounts", status_code=201, response_model=AccountOut)

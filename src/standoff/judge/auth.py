@@ -32,7 +32,7 @@ from fastapi import Depends, Request
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
-from .context import Judge, judge
+from .context import Judge, JudgeDep
 from .db import utcnow
 from .errors import ApiError, forbidden, unauthenticated
 from .models import LoginFailure, Token, User
@@ -115,7 +115,7 @@ def _lookup(db_session: Session, secret: str, kind: str) -> tuple[Token, User] |
     return token, user
 
 
-def optional_caller(request: Request, j: Annotated[Judge, Depends(judge)]) -> Caller | None:
+def optional_caller(request: Request, j: JudgeDep) -> Caller | None:
     """The caller, or None without credentials; bad credentials are 401 all the same."""
     header = request.headers.get("authorization")
     if header is not None:
@@ -144,6 +144,10 @@ async def caller(who: Annotated[Caller | None, Depends(optional_caller)]) -> Cal
     if who is None:
         raise unauthenticated()
     return who
+
+
+#: a route's parameter for the signed-in caller, 401 without one (declared once)
+CallerDep = Annotated[Caller, Depends(caller)]
 
 
 def check_csrf(request: Request, session_secret: str) -> None:

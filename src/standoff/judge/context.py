@@ -17,9 +17,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import Request
+from fastapi import Depends, Request
 
 from .db import Database
 from .settings import Settings
@@ -52,3 +52,7 @@ async def judge(request: Request) -> Judge:
     dependency in a worker thread, one thread hop per request for nothing."""
     found: Judge = request.app.state.judge
     return found
+
+
+#: a route's parameter for the app's Judge (declared once for every router)
+JudgeDep = Annotated[Judge, Depends(judge)]

@@ -24,8 +24,8 @@ from sqlalchemy import ColumnElement, func, or_, select
 from sqlalchemy.orm import Session
 
 from . import engine
-from .auth import Caller, caller, optional_caller
-from .context import Judge, judge
+from .auth import Caller, CallerDep, optional_caller
+from .context import Judge, JudgeDep
 from .db import utcnow
 from .errors import ERROR_RESPONSES, ApiError, conflict, forbidden, not_found
 from .models import Game, PendingOrders, Seat, User
@@ -46,8 +46,6 @@ from .uploads import game_variant
 
 router = APIRouter(prefix="/api/v1", tags=["games"], responses=ERROR_RESPONSES)
 
-JudgeDep = Annotated[Judge, Depends(judge)]
-CallerDep = Annotated[Caller, Depends(caller)]
 MaybeCaller = Annotated[Caller | None, Depends(optional_caller)]
 Status = Literal["forming", "active", "finished"]
 

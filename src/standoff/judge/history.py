@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query, Response
+from fastapi import APIRouter, Query, Response
 from sqlalchemy import select
 
 from . import engine
-from .auth import Caller, caller
-from .context import Judge, judge
+from .auth import CallerDep
+from .context import JudgeDep
 from .errors import ERROR_RESPONSES, not_found
 from .games import get_game, require_view, seats_of
 from .models import PhaseRecord
@@ -22,8 +22,6 @@ from .schemas import GameId, PhaseOut
 
 router = APIRouter(prefix="/api/v1", tags=["history"], responses=ERROR_RESPONSES)
 
-JudgeDep = Annotated[Judge, Depends(judge)]
-CallerDep = Annotated[Caller, Depends(caller)]
 
 
 @router.get("/games/{game_id}/phases", response_model=list[PhaseOut])

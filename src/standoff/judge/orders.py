@@ -14,14 +14,12 @@ means the orders are in the phase (see ``processing``).
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter
 from sqlalchemy.orm import Session
 
 from . import engine
-from .auth import Caller, caller
-from .context import Judge, judge
+from .auth import Caller, CallerDep
+from .context import JudgeDep
 from .db import utcnow
 from .errors import ERROR_RESPONSES, conflict, forbidden, not_found
 from .games import get_game, require_active, seat_of, seats_of
@@ -31,8 +29,6 @@ from .schemas import GameId, OrdersIn, OrdersOut, ReadyIn, ReadyOut
 
 router = APIRouter(prefix="/api/v1", tags=["orders"], responses=ERROR_RESPONSES)
 
-JudgeDep = Annotated[Judge, Depends(judge)]
-CallerDep = Annotated[Caller, Depends(caller)]
 
 
 def _player(s: Session, game_id: int, who: Caller) -> tuple[Game, Seat]:

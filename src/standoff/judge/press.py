@@ -40,14 +40,14 @@ import re
 from datetime import timedelta
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Query
 from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from . import engine
-from .auth import Caller, caller
-from .context import Judge, judge
+from .auth import Caller, CallerDep
+from .context import Judge, JudgeDep
 from .db import utcnow
 from .errors import ERROR_RESPONSES, ApiError, conflict, forbidden, invalid, not_found
 from .games import get_game, seat_of, seats_of
@@ -57,8 +57,6 @@ from .schemas import ConversationOut, GameId, MessageIn, MessageOut, ReadIn
 
 router = APIRouter(prefix="/api/v1", tags=["press"], responses=ERROR_RESPONSES)
 
-JudgeDep = Annotated[Judge, Depends(judge)]
-CallerDep = Annotated[Caller, Depends(caller)]
 
 MASTER = "master"
 PUBLIC = "all"

@@ -25,15 +25,13 @@ The rules (``processing.vote_outcome`` applies them):
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter
 from sqlalchemy import delete
 from sqlalchemy.orm import Session
 
 from . import engine
-from .auth import Caller, caller
-from .context import Judge, judge
+from .auth import Caller, CallerDep
+from .context import JudgeDep
 from .db import utcnow
 from .errors import ERROR_RESPONSES, conflict, forbidden, invalid, not_found
 from .games import get_game, require_active, require_view, seat_of, seats_of
@@ -43,8 +41,6 @@ from .schemas import GameId, VoteIn, VoteOut, VotesOut
 
 router = APIRouter(prefix="/api/v1", tags=["votes"], responses=ERROR_RESPONSES)
 
-JudgeDep = Annotated[Judge, Depends(judge)]
-CallerDep = Annotated[Caller, Depends(caller)]
 
 
 def _seat(s: Session, game: Game, who: Caller) -> Seat:
