@@ -65,6 +65,7 @@ from .core.record import (
 )
 from .core.report import PhaseReport, game_report, phase_report
 from .core.results import OrderResult, Reason
+from .core.retreats import retreat_options
 from .core.variant import (
     DEFAULT_REGISTRY,
     Power,
@@ -111,7 +112,7 @@ __all__ = [
     "available_variants", "check_order", "check_variant", "clear_orders", "decide_victory",
     "declare_draw", "derivation", "game_report", "legal_orders", "load_variant", "narrow_order",
     "parse_order", "phase_report", "powers_that_may_order", "powers_to_order", "process_phase",
-    "province_of", "quote", "random_orders", "read_orders", "register_variant",
+    "province_of", "quote", "random_orders", "read_orders", "register_variant", "retreat_options",
     "submit_checked", "submit_orders", "surviving_powers", "variant_data", "variant_from_text",
     "variant_summary",
 ]
