@@ -12,6 +12,7 @@ module only. ``docs/architecture.md`` maps the whole tree.
 
 from .core import movement as _movement
 from .core.adjudicator import PhaseResult, adjudicate, check_order, read_orders
+from .core.batch import GameBatch, game_rng
 from .core.errors import (
     CorruptGameError,
     GameStateError,
@@ -102,7 +103,8 @@ BUILD: str = "compiled core (mypyc)" if COMPILED else "pure Python core"
 __all__ = [
     "BUILD", "CHOICES", "COMPILED", "DEFAULT", "DEFAULT_REGISTRY", "AnyOrder", "Board", "Build",
     "Calendar", "CentreCountWinner", "Convoy", "CorruptGameError", "Disband", "Dislodged",
-    "Draw", "Features", "Game", "GameRecord", "GameStateError", "Hold", "IllegalOrderError",
+    "Draw", "Features", "Game", "GameBatch", "GameRecord", "GameStateError", "Hold",
+    "IllegalOrderError",
     "InvalidOrderError", "LastUnitIn", "Move", "NoConvert", "NotationError", "OptionError",
     "Options", "Order", "OrderKind", "OrderResult", "Outcome", "PendingOrders", "Permit",
     "Phase", "PhaseKind", "PhaseRecord", "PhaseReport", "PhaseResult", "Position", "Power",
@@ -110,7 +112,8 @@ __all__ = [
     "SupportMove", "Terrain", "Unit", "UnitCountWinner", "UnitType", "Variant", "VariantError",
     "VariantRegistry", "VariantSource", "Victory", "VictoryRule", "Waive", "adjudicate",
     "available_variants", "check_order", "check_variant", "clear_orders", "decide_victory",
-    "declare_draw", "derivation", "game_report", "legal_orders", "load_variant", "narrow_order",
+    "declare_draw", "derivation", "game_report", "game_rng", "legal_orders", "load_variant",
+    "narrow_order",
     "parse_order", "phase_report", "powers_that_may_order", "powers_to_order", "process_phase",
     "province_of", "quote", "random_orders", "read_orders", "register_variant", "retreat_options",
     "submit_checked", "submit_orders", "surviving_powers", "variant_data", "variant_from_text",

@@ -25,6 +25,7 @@ from . import (  # noqa: F401  (each module registers its commands on the group)
     orders,
     process,
     render,
+    selfplay,
     serve,
     show,
 )

@@ -1,0 +1,104 @@
+"""A worker's job: play a batch of random games, and the JSON line each game is stored as.
+
+:func:`play_batch` is what runs in a worker process (multiprocessing or Ray):
+a plain top-level function of plain values, so it pickles under ``spawn`` and
+ships to a Ray cluster. It plays its games with :class:`standoff.GameBatch`
+and sends back each game's summary and, unless only counts are wanted (a
+benchmark), its JSON line, made in the worker so the parent only writes.
+
+One line per game::
+
+    {"index": 7, "seed": 1, "variant": "standard", "max_year": 1920,
+     "move_bias": 0.7, "phases": 84, "end": "draw", "winner": null,
+     "game": {...GameRecord.to_dict()...}}
+
+``end`` is ``"win"`` (the victory rule's winner), ``"no_winner"`` (the
+victory rule ended it with nobody), ``"draw"`` (stopped at ``max_year``, a
+draw shared by the survivors) or ``"cap"`` (stopped at ``max_year`` with a
+lone survivor short of victory). ``index`` and the settings beside it are
+enough to play the game again (:func:`replay`); ``game`` is the whole record,
+read back by :func:`standoff.GameRecord.from_dict` (:func:`stored_game`).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from standoff import GameRecord, game_rng
+
+from .plan import SelfPlay
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedGame:
+    """One finished game, as a worker reports it."""
+
+    index: int
+    phases: int
+    #: "win", "no_winner", "draw" or "cap" (see the module's description)
+    end: str
+    winner: str | None
+    #: the game's JSON line (no newline), or None when only counts were asked for
+    line: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class BatchResult:
+    """A worker's answer for one batch."""
+
+    games: tuple[PlayedGame, ...]
+    #: the time the worker spent playing and writing the batch
+    seconds: float
+
+    @property
+    def phases(self) -> int:
+        return sum(g.phases for g in self.games)
+
+
+def play_batch(settings: SelfPlay, first: int, count: int, keep: bool = True) -> BatchResult:
+    """Play games ``first`` .. ``first + count - 1`` of the run to their end."""
+    start = time.perf_counter()
+    batch = settings.new_batch(count)
+    rngs = [game_rng(settings.seed, first + k) for k in range(count)]
+    batch.play_random(rngs, settings.move_bias)
+    games = []
+    for k in range(count):
+        record = batch.record(k)
+        end = _end(record, batch.capped(k))
+        line = json.dumps(entry(settings, first + k, record, end), separators=(",", ":")) \
+            if keep else None
+        games.append(PlayedGame(first + k, len(record.history), end, record.winner, line))
+    return BatchResult(tuple(games), time.perf_counter() - start)
+
+
+def _end(record: GameRecord, capped: bool) -> str:
+    if capped:
+        return "draw" if record.draw is not None else "cap"
+    return "win" if record.winner is not None else "no_winner"
+
+
+def entry(settings: SelfPlay, index: int, record: GameRecord, end: str) -> dict[str, Any]:
+    """The stored form of one game (see the module's description)."""
+    return {"index": index, "seed": settings.seed, "variant": settings.variant,
+            "max_year": settings.max_year, "move_bias": settings.move_bias,
+            "phases": len(record.history), "end": end, "winner": record.winner,
+            "game": record.to_dict()}
+
+
+def stored_game(data: Mapping[str, Any]) -> GameRecord:
+    """The game a line holds, read back as a record."""
+    return GameRecord.from_dict(dict(data["game"]))
+
+
+def replay(data: Mapping[str, Any]) -> GameRecord:
+    """Play a stored game again from its seed and index: the same record."""
+    settings = SelfPlay(int(data["index"]) + 1, str(data["variant"]), int(data["seed"]),
+                        int(data["max_year"]), float(data["move_bias"]), 1)
+    index = int(data["index"])
+    batch = settings.new_batch(1)
+    batch.play_random([game_rng(settings.seed, index)], settings.move_bias)
+    return batch.record(0)

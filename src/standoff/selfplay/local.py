@@ -1,0 +1,61 @@
+"""Self-play on one machine: batches shared among worker processes.
+
+The workers are started with ``spawn`` (a fresh interpreter each, safe
+whatever threads the parent runs, e.g. a progress bar's, and the same on every
+platform) and ignore SIGINT: a Ctrl-C at the terminal reaches the whole
+process group, and it is the parent's to decide what happens (keep what was
+written, stop the workers). Results come back as each batch finishes, in no
+particular order; a game's index says which it is.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+from collections.abc import Callable, Generator
+
+from .games import BatchResult, play_batch
+from .plan import SelfPlay, SelfPlayError
+
+#: how often the parent looks whether it was asked to stop, in seconds
+POLL = 0.1
+
+
+def never() -> bool:
+    return False
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _play(job: tuple[SelfPlay, int, int, bool]) -> BatchResult:
+    return play_batch(*job)
+
+
+def run_local(settings: SelfPlay, workers: int, keep: bool = True,
+              stop: Callable[[], bool] = never) -> Generator[BatchResult, None, None]:
+    """Play every batch of ``settings`` in ``workers`` processes and yield each
+    result as it arrives. When ``stop()`` turns true, or the consumer stops
+    iterating, the workers are terminated and nothing more is yielded."""
+    if workers < 1:
+        raise SelfPlayError(f"--workers must be at least 1 (got {workers})")
+    jobs = [(settings, first, count, keep) for first, count in settings.batches()]
+    pool = multiprocessing.get_context("spawn").Pool(min(workers, len(jobs)),
+                                                      initializer=_ignore_sigint)
+    try:
+        results = pool.imap_unordered(_play, jobs)
+        for _ in jobs:
+            while True:
+                if stop():
+                    return
+                try:
+                    result = results.next(timeout=POLL)
+                except multiprocessing.TimeoutError:
+                    continue
+                break
+            yield result
+        pool.close()
+        pool.join()
+    finally:
+        pool.terminate()
