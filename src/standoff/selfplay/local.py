@@ -37,10 +37,16 @@ def run_local(settings: SelfPlay, workers: int, keep: bool = True,
               stop: Callable[[], bool] = never) -> Generator[BatchResult, None, None]:
     """Play every batch of ``settings`` in ``workers`` processes and yield each
     result as it arrives. When ``stop()`` turns true, or the consumer stops
-    iterating, the workers are terminated and nothing more is yielded."""
+    iterating, the workers are terminated and nothing more is yielded. Bad
+    settings raise here, before any process starts."""
     if workers < 1:
         raise SelfPlayError(f"--workers must be at least 1 (got {workers})")
-    jobs = [(settings, first, count, keep) for first, count in settings.batches()]
+    return _results([(settings, first, count, keep) for first, count in settings.batches()],
+                    workers, stop)
+
+
+def _results(jobs: list[tuple[SelfPlay, int, int, bool]], workers: int,
+             stop: Callable[[], bool]) -> Generator[BatchResult, None, None]:
     pool = multiprocessing.get_context("spawn").Pool(min(workers, len(jobs)),
                                                       initializer=_ignore_sigint)
     try:

@@ -37,10 +37,16 @@ def run_ray(settings: SelfPlay, workers: int, keep: bool = True,
             ) -> Generator[BatchResult, None, None]:
     """Play every batch of ``settings`` as Ray tasks and yield each result as it
     arrives; when ``stop()`` turns true, or the consumer stops iterating, the
-    tasks left are cancelled and nothing more is yielded."""
+    tasks left are cancelled and nothing more is yielded. Bad settings and a
+    missing Ray raise here, before Ray starts."""
     if workers < 1:
         raise SelfPlayError(f"--workers must be at least 1 (got {workers})")
-    ray = _ray()
+    return _results(_ray(), settings, workers, keep, stop, address)
+
+
+def _results(ray: Any, settings: SelfPlay, workers: int, keep: bool,
+             stop: Callable[[], bool], address: str | None
+             ) -> Generator[BatchResult, None, None]:
     started = not ray.is_initialized()
     if started:
         ray.init(address=address, num_cpus=None if address else workers,
