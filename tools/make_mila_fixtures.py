@@ -1,0 +1,122 @@
+"""Write the MILA saved games that ``tests/test_mila.py`` reads (``tests/data/mila/``).
+
+Why this exists: the tests must check standoff's reading of games *as MILA's
+``diplomacy`` package saves them*, but that package is AGPL-3.0 and may never be
+imported by standoff or its test suite. So the games are made once, here, by MILA
+itself (``to_saved_game_format``, the format of the public game archives), and
+kept as data. Run it in the benchmark venv, which is the only place ``diplomacy``
+is installed::
+
+    .bench-venv/bin/python tools/make_mila_fixtures.py [-o tests/data/mila]
+
+It writes:
+
+* ``random_games.jsonl``: three Standard games of random legal orders (MILA's own
+  ``get_all_possible_orders``, seeded), one saved game per line as the archives
+  ship them, each stopped after ``--phases`` phases. Random play asks for convoys
+  that are not given, so these hold the engines' commonest disagreement (DATC
+  4.A.3: no fallback to the land route) besides retreats and builds.
+* ``scripted.json``: one game played from fixed orders so that each situation
+  the tests name is certain to be there: a convoy (England, Yorkshire to Norway),
+  a dislodgement and its retreat (France out of Burgundy), builds, and the
+  convoy-fallback disagreement of DATC 6.G.8 (France, Spain to Portugal "VIA"
+  with no fleet convoying).
+* ``build_any.json``: a game under MILA's ``BUILD_ANY`` rule in which France
+  builds in Spain, a centre that is not a home centre.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from diplomacy import Game  # AGPL: run only in .bench-venv, never imported by standoff
+from diplomacy.utils.export import to_saved_game_format
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "tests" / "data" / "mila"
+
+#: phase -> power -> orders of the scripted game (others hold)
+SCRIPT: list[tuple[str, dict[str, list[str]]]] = [
+    ("S1901M", {"ENGLAND": ["F LON - NTH", "A LVP - YOR", "F EDI - NWG"],
+                "FRANCE": ["A PAR - BUR", "A MAR - SPA", "F BRE - MAO"],
+                "GERMANY": ["A MUN - RUH", "A BER - MUN", "F KIE - HOL"]}),
+    ("F1901M", {"ENGLAND": ["F NTH C A YOR - NWY", "A YOR - NWY VIA", "F NWG S A YOR - NWY"],
+                "FRANCE": ["A BUR H", "A SPA H", "F MAO - POR"],
+                "GERMANY": ["A RUH - BUR", "A MUN S A RUH - BUR", "F HOL H"]}),
+    ("F1901R", {"FRANCE": ["A BUR R PIC"]}),
+    ("W1901A", {"ENGLAND": ["F EDI B"], "GERMANY": ["F KIE B"],
+                "FRANCE": ["A MAR B"]}),
+    ("S1902M", {"FRANCE": ["A SPA - POR VIA", "F POR - MAO", "A PIC - BRE"]}),
+    ("F1902M", {"FRANCE": ["F MAO S A SPA - POR", "A SPA - POR VIA"]}),
+]
+
+#: the BUILD_ANY game: France takes Spain, waives its build, leaves Spain and builds there
+BUILD_ANY: list[tuple[str, dict[str, list[str]]]] = [
+    ("S1901M", {"FRANCE": ["A MAR - SPA"]}),
+    ("F1901M", {"FRANCE": ["A SPA H"]}),
+    ("W1901A", {"FRANCE": ["WAIVE"]}),
+    ("S1902M", {"FRANCE": ["A SPA - GAS"]}),
+    ("F1902M", {"FRANCE": ["A GAS H"]}),
+    ("W1902A", {"FRANCE": ["A SPA B"]}),
+]
+
+
+def random_orders(game: Game, rng: random.Random) -> None:
+    """Random legal orders for every power: one per unit, or as many builds or
+    removals as the power is due (one order a location would over-build)."""
+    possible = game.get_all_possible_orders()
+    for name, power in game.powers.items():
+        locs = [loc for loc in game.get_orderable_locations(name) if possible.get(loc)]
+        if game.get_current_phase().endswith("A"):
+            due = abs(len(power.centers) - len(power.units))
+            locs = rng.sample(locs, min(due, len(locs)))
+        game.set_orders(name, [rng.choice(possible[loc]) for loc in locs])
+
+
+def random_game(seed: int, phases: int) -> dict[str, Any]:
+    rng = random.Random(seed)
+    game = Game(game_id=f"random-{seed}")
+    while not game.is_game_done and len(game.get_phase_history()) < phases:
+        random_orders(game, rng)
+        game.process()
+    saved: dict[str, Any] = to_saved_game_format(game)
+    return saved
+
+
+def scripted_game(game_id: str, script: list[tuple[str, dict[str, list[str]]]],
+                  rules: list[str] | None = None) -> dict[str, Any]:
+    game = Game(game_id=game_id) if rules is None else Game(game_id=game_id, rules=rules)
+    for phase, orders in script:
+        now = game.get_current_phase()
+        if now != phase:
+            raise SystemExit(f"{game_id}: expected phase {phase}, MILA is at {now}")
+        for power, items in orders.items():
+            game.set_orders(power, items)
+        game.process()
+    saved: dict[str, Any] = to_saved_game_format(game)
+    return saved
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("-o", "--out", type=Path, default=OUT, help="output folder")
+    ap.add_argument("--phases", type=int, default=14, help="phases per random game")
+    args = ap.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    lines = [json.dumps(random_game(seed, args.phases)) for seed in (1, 2, 3)]
+    (args.out / "random_games.jsonl").write_text("\n".join(lines) + "\n")
+    (args.out / "scripted.json").write_text(json.dumps(scripted_game("scripted", SCRIPT)) + "\n")
+    rules = ["NO_PRESS", "POWER_CHOICE", "BUILD_ANY"]
+    (args.out / "build_any.json").write_text(
+        json.dumps(scripted_game("build-any", BUILD_ANY, rules)) + "\n")
+    for path in sorted(args.out.iterdir()):
+        print(f"{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}: "
+              f"{path.stat().st_size // 1024} KiB")
+
+
+if __name__ == "__main__":
+    main()
