@@ -21,6 +21,7 @@ from . import (  # noqa: F401  (each module registers its commands on the group)
     draw,
     info,
     legal,
+    mila,
     new,
     orders,
     process,
