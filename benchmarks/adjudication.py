@@ -1,4 +1,4 @@
-"""Replay recorded games through standoff and through ``diplomacy`` 1.1.2: speed and agreement.
+"""Replay recorded games through standoff, ``diplomacy`` 1.1.2 and pydipcc: speed and agreement.
 
 How to run (one command; the first run builds ``.bench-venv`` by itself)::
 
@@ -49,6 +49,15 @@ recorded with ``diplomacy`` 1.1.2):
   are still timed; with ``--resync`` they are compared again as well and
   further differences listed (the headline counts only the first difference of
   each game).
+* pydipcc, Cicero's C++ engine, is the optional third engine (``--pydipcc DIR``
+  or ``$PYDIPCC_PATH``; without either, one line says it is absent and its
+  columns are left out: see ``peers.py``). It replays the same games, timed
+  the same way (``set_orders`` for every power plus ``process``, once per
+  phase; its lazy legal-order generation done beforehand, untimed), taking
+  turns with standoff right after diplomacy's phase. Its positions are
+  compared with diplomacy's (which it was written to reproduce) and
+  standoff's; where it differs from diplomacy it is rebuilt from diplomacy's
+  game, so every phase starts level.
 * A separate pass, so as not to distort the timing, measures each phase's peak
   memory with ``tracemalloc`` (peak traced allocation during the phase above
   what was allocated before it; the first ``--memory-games`` games).
@@ -71,15 +80,15 @@ import sys
 import time
 import tracemalloc
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_DIR = Path(__file__).resolve().parent / "data"
 DEFAULT_FILES = ("random_games.json", "random_games_support.json")
-KINDS = {"M": "movement", "R": "retreat", "A": "adjustment"}
 
 
 def _bootstrap() -> None:
@@ -95,14 +104,27 @@ _bootstrap()
 
 import variant_openings  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
 from diplomacy import Game  # noqa: E402  (AGPL: benchmark environment only)
+from diplomacy.utils.export import to_saved_game_format  # noqa: E402
+from engine_states import (  # noqa: E402
+    BOARD,
+    CAL,
+    VARIANT,
+    Orders,
+    State,
+    dip_play,
+    dip_state,
+    pdc_state,
+    position_from_dip,
+    so_state,
+)
+from peers import PydipccReplay, add_pydipcc_option, load_pydipcc  # noqa: E402
+from timing_table import KINDS, Row, Sample, _us, print_timing, timing_rows  # noqa: E402
 
 import standoff  # noqa: E402
 from standoff import (  # noqa: E402
     Convoy,
     Dislodged,
     Move,
-    Phase,
-    PhaseKind,
     Position,
     Reason,
     StandoffError,
@@ -116,108 +138,6 @@ from standoff.core.geography import province_of  # noqa: E402
 from standoff.core.notation import parse_order  # noqa: E402
 from standoff.core.options import DEFAULT as DEFAULT_OPTIONS  # noqa: E402
 from standoff.core.retreats import retreat_options  # noqa: E402
-from standoff.core.variant import load_variant  # noqa: E402
-
-VARIANT = load_variant("standard")
-CAL = VARIANT.calendar
-BOARD = VARIANT.board
-
-Orders = Mapping[str, list[str]]
-
-# ---------------------------------------------------------------------------------------------
-# Comparable states
-
-
-@dataclass(frozen=True)
-class State:
-    """What both engines must agree on after a phase."""
-
-    phase: str
-    units: frozenset[tuple[str, str, str]]  # (POWER, type, LOC[/COAST])
-    dislodged: frozenset[tuple[str, str, str]]
-    retreats: frozenset[tuple[str, str, frozenset[str]]]  # (POWER, "A LOC", {options})
-    centres: tuple[tuple[str, str], ...]  # sorted (CENTRE, POWER)
-
-    def diff(self, other: State) -> list[str]:
-        """What differs, as 'field: diplomacy-only ... / standoff-only ...' lines."""
-        out = []
-        if self.phase != other.phase and "COMPLETED" not in (self.phase, other.phase):
-            out.append(f"phase: diplomacy {self.phase}, standoff {other.phase}")
-        for name in ("units", "dislodged", "retreats", "centres"):
-            a, b = set(getattr(self, name)), set(getattr(other, name))
-            if a != b:
-                out.append(f"{name}: diplomacy only {_fmt(a - b)}; standoff only {_fmt(b - a)}")
-        return out
-
-    def text(self) -> str:
-        units: dict[str, list[str]] = defaultdict(list)
-        for p, t, loc in sorted(self.units):
-            units[p].append(f"{t} {loc}")
-        cen: dict[str, list[str]] = defaultdict(list)
-        for c, p in self.centres:
-            cen[p].append(c)
-        dis = ", ".join(f"{p} {t} {loc}" for p, t, loc in sorted(self.dislodged)) or "-"
-        return (f"{self.phase} | "
-                + "; ".join(f"{p}: {', '.join(us)}" for p, us in sorted(units.items()))
-                + " | " + "; ".join(f"{p}: {' '.join(sorted(cs))}" for p, cs in sorted(cen.items()))
-                + f" | dislodged: {dis}")
-
-
-def _fmt(items: Iterable[Any]) -> str:
-    def one(x: Any) -> str:
-        if isinstance(x, tuple):
-            return " ".join(one(y) for y in x)
-        if isinstance(x, frozenset):
-            return "{" + ",".join(sorted(x)) + "}"
-        return str(x)
-    return ", ".join(sorted(one(x) for x in items)) or "-"
-
-
-def dip_state(game: Game) -> State:
-    units, dis, rets = set(), set(), set()
-    cen: list[tuple[str, str]] = []
-    for power in game.powers.values():
-        for u in power.units:
-            units.add((power.name, u[0], u[2:]))
-        for u, where in power.retreats.items():
-            dis.add((power.name, u[0], u[2:]))
-            rets.add((power.name, u, frozenset(where)))
-        cen.extend((c, power.name) for c in power.centers)
-    return State(game.get_current_phase(), frozenset(units), frozenset(dis), frozenset(rets),
-                 tuple(sorted(cen)))
-
-
-def so_state(pos: Position) -> State:
-    units = frozenset((u.power.upper(), u.type.value, u.location.upper()) for u in pos.units)
-    dis = frozenset((d.unit.power.upper(), d.unit.type.value, d.unit.location.upper())
-                    for d in pos.dislodged)
-    occupied = {u.province for u in pos.units}
-    rets = frozenset(
-        (d.unit.power.upper(), f"{d.unit.type.value} {d.unit.location.upper()}",
-         frozenset(loc.upper() for loc in retreat_options(BOARD, d, occupied, pos.contested,
-                                                          DEFAULT_OPTIONS)))
-        for d in pos.dislodged)
-    cen = tuple(sorted((c.upper(), p.upper()) for c, p in pos.centres.items()))
-    return State(pos.phase.name(CAL), units, dis, rets, cen)
-
-
-def position_from_dip(game: Game) -> Position:
-    """diplomacy's position as a standoff Position (movement and adjustment phases only)."""
-    phase = Phase.parse(game.get_current_phase(), CAL)
-    assert phase.kind is not PhaseKind.RETREAT
-    # read through standoff's JSON reader, as any position from outside would be
-    return Position.from_dict({
-        "variant": VARIANT.name, "phase": phase.name(CAL),
-        "units": {p.name: list(p.units) for p in game.powers.values()},
-        "centres": {p.name: list(p.centers) for p in game.powers.values()},
-    })
-
-
-def dip_play(game: Game, orders: Orders) -> None:
-    for power, items in orders.items():
-        game.set_orders(power, items)
-    game.process()
-
 
 # ---------------------------------------------------------------------------------------------
 # Differences and their causes
@@ -559,11 +479,18 @@ def classify(d: Difference) -> str:
 
 
 @dataclass
-class Sample:
-    kind: str  # M / R / A
-    so_first_ns: int  # standoff's first run of the phase (timed once, like diplomacy)
-    so_ns: int  # median of the --repeat runs
-    dip_ns: int
+class PeerTally:
+    """How pydipcc's positions compare with the other engines', phase by phase."""
+
+    phases: int = 0  # phases pydipcc played from diplomacy's position
+    agree_dip: int = 0  # ... and reached diplomacy's next position
+    compared_so: int = 0  # phases standoff also played from that position
+    agree_so: int = 0  # ... and pydipcc reached standoff's next position
+    so_differs: int = 0  # phases where standoff's next position is not diplomacy's
+    sides_with_so: int = 0  # ... and pydipcc's is standoff's
+    empty_retreats: int = 0  # pydipcc's extra empty retreat phases (PydipccReplay.play)
+    #: (game, phase, what differs from diplomacy): pydipcc was rebuilt after each
+    differences: list[tuple[int, str, list[str]]] = field(default_factory=list)
 
 
 @dataclass
@@ -581,6 +508,7 @@ class FileRun:
     #: (game, kind, standoff's input position, orders): the phases both engines start
     #: from the same position, in replay order (for the memory pass)
     inputs: list[tuple[int, str, Position, Orders]] = field(default_factory=list)
+    peer: PeerTally = field(default_factory=PeerTally)
 
 
 def _fresh(p: Position) -> Position:
@@ -622,28 +550,58 @@ def time_standoff(pos: Position, orders: Orders, repeat: int
     return times[0], int(statistics.median(times)), res
 
 
-def replay_file(games: list[dict[str, Any]], run: FileRun, args: argparse.Namespace) -> None:
-    """Replay every game through both engines, phase by phase: time, compare, classify.
+def _peer_step(peer: PydipccReplay, orders: Orders, game: Game, after_d: State, idx: int,
+               tally: PeerTally) -> tuple[int, State]:
+    """pydipcc's turn at a phase diplomacy has just played: (ns, pydipcc's next state).
+    Where pydipcc reaches another position it is rebuilt from diplomacy's game, so the
+    next phase starts level again."""
+    name = peer.phase
+    ns = peer.play(orders, after_d.phase)
+    after_p = pdc_state(peer.game)
+    tally.phases += 1
+    diff = after_d.diff(after_p, ("diplomacy", "pydipcc"))
+    if diff:
+        tally.differences.append((idx, name, diff))
+        peer.rebuild_from(to_saved_game_format(game))
+    else:
+        tally.agree_dip += 1
+    return ns, after_p
 
-    The two engines are timed side by side, phase after phase, so that the machine's
-    speed (which drifts on a shared VM) is the same for both. standoff plays each game
-    from the start on its own; once it differs from diplomacy (the game's first
-    difference) the comparison stops (unless ``--resync``), and standoff is restarted
-    from diplomacy's position at the next movement or adjustment phase so that later
-    phases can still be timed from a common position. A retreat phase that follows a
-    difference is skipped: its position cannot be rebuilt from diplomacy's state."""
-    warm = Game()  # warm-up: the first game through both engines, untimed
+
+def replay_file(games: list[dict[str, Any]], run: FileRun, args: argparse.Namespace,
+                pydipcc: ModuleType | None) -> None:
+    """Replay every game through the engines, phase by phase: time, compare, classify.
+
+    The engines are timed side by side, phase after phase, so that the machine's
+    speed (which drifts on a shared VM) is the same for all: diplomacy first, then
+    pydipcc (when found) and standoff in turn, the two swapping places from one
+    phase to the next so that neither always follows the other's work. standoff
+    plays each game from the start on its own; once it differs from diplomacy (the
+    game's first difference) the comparison stops (unless ``--resync``), and standoff
+    is restarted from diplomacy's position at the next movement or adjustment phase
+    so that later phases can still be timed from a common position. A retreat phase
+    that follows a difference is skipped: its position cannot be rebuilt from
+    diplomacy's state. pydipcc is rebuilt from diplomacy's game after any phase it
+    ends elsewhere (:func:`_peer_step`)."""
+    warm = Game()  # warm-up: the first game through every engine, untimed
+    wpeer = PydipccReplay(pydipcc) if pydipcc is not None else None
     wpos = Position.initial(VARIANT)
     for ph in games[0]["phases"]:
         dip_play(warm, ph["orders"])
+        if wpeer is not None and wpeer.phase == ph["name"]:
+            wpeer.prepare()
+            wpeer.play(ph["orders"], warm.get_current_phase())
         if wpos.phase.name(CAL) == ph["name"]:
             wpos = so_adjudicate(wpos, ph["orders"]).next_position
-    del warm, wpos
+    del warm, wpos, wpeer
+    turn = 0
+    tally = run.peer
     for g in games:
         run.games += 1
         run.phases += len(g["phases"])
         idx = g.get("index", run.games - 1)
         game = Game()
+        peer = PydipccReplay(pydipcc) if pydipcc is not None else None
         pos: Position | None = Position.initial(VARIANT)
         comparing, differed = True, False
         for ph in g["phases"]:
@@ -652,27 +610,48 @@ def replay_file(games: list[dict[str, Any]], run: FileRun, args: argparse.Namesp
                 run.record_errors.append(f"game {idx}: diplomacy is at "
                                          f"{game.get_current_phase()}, the record at {name}")
                 break
+            if peer is not None and peer.phase != name:
+                run.record_errors.append(f"game {idx}: pydipcc at {peer.phase}, "
+                                         f"record at {name}")
+                peer.rebuild_from(to_saved_game_format(game))
             if pos is None and kind in "MA":
                 pos = position_from_dip(game)  # resync
             if pos is not None and pos.phase.name(CAL) != name:
                 run.record_errors.append(f"game {idx}: standoff at {pos.phase.name(CAL)}, "
                                          f"record at {name}")
                 pos = None
+            if peer is not None:
+                peer.prepare()  # pydipcc's order generation, untimed, before diplomacy's turn
             t0 = time.perf_counter_ns()
             for power, items in orders.items():
                 game.set_orders(power, items)
             game.process()
             dip_ns = time.perf_counter_ns() - t0
+            after_d = dip_state(game)
+            turn += 1
+            peer_first = turn % 2 == 0
+            pdc_ns: int | None = None
+            after_p: State | None = None
+            if peer is not None and (peer_first or pos is None):
+                pdc_ns, after_p = _peer_step(peer, orders, game, after_d, idx, tally)
             if pos is None:
-                continue  # no common input position: neither timed nor compared
+                continue  # no common input position for standoff: neither timed nor compared
             so_first, so_ns, res = time_standoff(pos, orders, args.repeat)
-            run.samples.append(Sample(kind, so_first, so_ns, dip_ns))
+            if peer is not None and not peer_first:
+                pdc_ns, after_p = _peer_step(peer, orders, game, after_d, idx, tally)
+            run.samples.append(Sample(kind, so_first, so_ns, dip_ns, pdc_ns))
             run.inputs.append((idx, kind, pos, orders))
             for r in res.results:
                 if r.reason is Reason.INVALID:
                     run.invalid.append((idx, name, r.text, r.detail))
-            after_d, after_s = dip_state(game), so_state(res.next_position)
+            after_s = so_state(res.next_position)
             differs = bool(after_d.diff(after_s))
+            if after_p is not None:
+                same = not after_p.diff(after_s)
+                tally.compared_so += 1
+                tally.agree_so += same
+                tally.so_differs += differs
+                tally.sides_with_so += differs and same
             before, pos = pos, (None if differs else res.next_position)
             if comparing:
                 if differed:
@@ -689,6 +668,8 @@ def replay_file(games: list[dict[str, Any]], run: FileRun, args: argparse.Namesp
                     comparing = args.resync
             if after_d.phase == "COMPLETED":
                 break
+        if peer is not None:
+            tally.empty_retreats += peer.empty_retreats
 
 
 # ---------------------------------------------------------------------------------------------
@@ -739,81 +720,6 @@ def memory_pass(games: list[dict[str, Any]], run: FileRun, limit: int | None
 # Report
 
 
-def _us(ns: float) -> str:
-    return f"{ns / 1000:,.0f}" if ns >= 10_000 else f"{ns / 1000:,.1f}"
-
-
-def _kib(b: float) -> str:
-    return f"{b / 1024:,.0f}"
-
-
-@dataclass
-class Row:
-    label: str
-    phases: int
-    so_first: float  # median ns of standoff's first run per phase
-    so: float  # median ns of standoff's median-of-repeat per phase
-    dip: float  # median ns of diplomacy's (single) run per phase
-    so_rate: float  # phases/s: phases / summed first-run time
-    dip_rate: float
-
-    @property
-    def ratio(self) -> float:
-        """Like for like: both engines timed once per phase."""
-        return self.dip / self.so_first
-
-    @property
-    def ratio_repeat(self) -> float:
-        return self.dip / self.so
-
-
-def timing_rows(samples: list[Sample]) -> list[Row]:
-    rows = []
-    groups: dict[str, list[Sample]] = defaultdict(list)
-    for s in samples:
-        groups[KINDS[s.kind]].append(s)
-    for label in [*KINDS.values(), "all"]:
-        ss = samples if label == "all" else groups.get(label, [])
-        if not ss:
-            continue
-        rows.append(Row(
-            label, len(ss),
-            statistics.median(s.so_first_ns for s in ss),
-            statistics.median(s.so_ns for s in ss),
-            statistics.median(s.dip_ns for s in ss),
-            len(ss) / (sum(s.so_first_ns for s in ss) / 1e9),
-            len(ss) / (sum(s.dip_ns for s in ss) / 1e9),
-        ))
-    return rows
-
-
-def print_timing(title: str, samples: list[Sample], repeat: int,
-                 mem: dict[str, dict[str, list[int]]] | None) -> None:
-    print(f"\n{title}")
-    rep = f"med. of {repeat}"
-    head = (f"  {'':<11}{'':>7}{'standoff µs':>22}{'diplomacy':>11}{'ratio':>16}"
-            f"{'phases/s':>18}")
-    sub = (f"  {'phase type':<11}{'phases':>7}{'1 run':>10}{rep:>12}{'µs':>11}"
-           f"{'1 run':>8}{rep:>11}{'standoff':>10}{'diplomacy':>10}")
-    if mem:
-        head += f"{'peak KiB, median / max':>30}"
-        sub += f"{'standoff':>15}{'diplomacy':>15}"
-    print(head)
-    print(sub)
-    for r in timing_rows(samples):
-        line = (f"  {r.label:<11}{r.phases:>7}{_us(r.so_first):>10}{_us(r.so):>12}"
-                f"{_us(r.dip):>11}{r.ratio:>7.1f}x{r.ratio_repeat:>10.1f}x"
-                f"{r.so_rate:>10,.0f}{r.dip_rate:>10,.0f}")
-        if mem:
-            kinds = list(KINDS) if r.label == "all" else [k for k, v in KINDS.items()
-                                                          if v == r.label]
-            for eng in ("standoff", "diplomacy"):
-                vals = [b for k in kinds for b in mem[eng].get(k, [])]
-                cell = f"{_kib(statistics.median(vals))} / {_kib(max(vals))}" if vals else "-"
-                line += f"{cell:>15}"
-        print(line)
-
-
 def print_difference(d: Difference, verbose: bool) -> None:
     tag = "" if d.first else " (after resync)"
     print(f"\n  [{d.file} game {d.game} {d.phase}]{tag} cause: {d.cause}")
@@ -830,8 +736,37 @@ def print_difference(d: Difference, verbose: bool) -> None:
                 print(f"      standoff: {r.power} {r.describe()}")
 
 
+def print_peer_summary(tallies: list[PeerTally], rows: list[Row], repeat: int) -> None:
+    """pydipcc's agreement with the other engines, and its times beside standoff's."""
+    t = PeerTally()
+    for x in tallies:
+        for name in ("phases", "agree_dip", "compared_so", "agree_so", "so_differs",
+                     "sides_with_so", "empty_retreats"):
+            setattr(t, name, getattr(t, name) + getattr(x, name))
+        t.differences.extend(x.differences)
+    print(f"  pydipcc reached diplomacy's next position in {t.agree_dip} of {t.phases} phases "
+          f"and standoff's in {t.agree_so} of the {t.compared_so} standoff played from the "
+          f"same position; where standoff and diplomacy differ ({t.so_differs} phases) "
+          f"pydipcc sides with standoff in {t.sides_with_so}")
+    print(f"    ({t.empty_retreats} times pydipcc stopped at a retreat phase with no unit "
+          f"able to retreat, which the others skip: one more process(), timed with the phase)")
+    for idx, name, diff in t.differences[:10]:
+        print(f"    differs from diplomacy: game {idx} {name}: {'; '.join(diff)}")
+    if len(t.differences) > 10:
+        print(f"    ... and {len(t.differences) - 10} more")
+    for r in rows:
+        if r.pdc is None:
+            continue
+        print(f"    {r.label:<11} standoff {_us(r.so_first_pdc or 0):>6} µs (median of {repeat}: "
+              f"{_us(r.so_pdc or 0):>6})  pydipcc {_us(r.pdc):>6} µs  {r.pdc_ratio or 0:>5.2f}x "
+              f"({r.pdc_ratio_repeat or 0:.2f}x)  {r.pdc_phases} phases")
+    print("  (x = pydipcc / standoff: how many times faster standoff is, under 1x slower; "
+          "pydipcc's lazy order generation is done before its clock starts)")
+
+
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description="standoff vs diplomacy 1.1.2 on recorded games")
+    ap = argparse.ArgumentParser(description="standoff vs diplomacy 1.1.2 (and pydipcc, when "
+                                             "found) on recorded games")
     ap.add_argument("files", nargs="*", type=Path,
                     help=f"recorded games (default: {', '.join(DEFAULT_FILES)} in {DEFAULT_DIR})")
     ap.add_argument("--games", type=int, default=None, help="only the first N games of each file")
@@ -850,13 +785,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pure", action="store_true",
                     help="measure the pure Python standoff (.bench-venv-pure) instead of "
                          "the compiled one (.bench-venv)")
+    add_pydipcc_option(ap)
     args = ap.parse_args(argv)
     paths = args.files or [DEFAULT_DIR / f for f in DEFAULT_FILES]
 
     import platform
     print(f"standoff {standoff.__version__} ({standoff.BUILD}) vs diplomacy 1.1.2 | Python "
           f"{platform.python_version()} | {os.cpu_count()} cores | "
-          f"standoff: median of {args.repeat} runs per phase, diplomacy: 1")
+          f"standoff: first run and median of {args.repeat} runs per phase, the others: 1")
+    pydipcc = load_pydipcc(args.pydipcc)
     all_samples: list[Sample] = []
     runs: list[tuple[FileRun, dict[str, dict[str, list[int]]] | None]] = []
     t_start = time.perf_counter()
@@ -865,12 +802,12 @@ def main(argv: list[str] | None = None) -> int:
         games = data["games"][: args.games] if args.games else data["games"]
         gc.collect()
         run = FileRun(path.name)
-        replay_file(games, run, args)
+        replay_file(games, run, args, pydipcc)
         mem = None if args.no_memory else memory_pass(games, run, args.memory_games)
         runs.append((run, mem))
         all_samples.extend(run.samples)
         print_timing(f"{path.name}: {run.games} games, {run.phases} recorded phases, "
-                     f"{len(run.samples)} timed (same input position for both engines)",
+                     f"{len(run.samples)} timed (same input position for every engine)",
                      run.samples, args.repeat, mem)
 
     print("\nDifferences (each game stops being compared at its first difference"
@@ -925,6 +862,8 @@ def main(argv: list[str] | None = None) -> int:
               f"({r.ratio_repeat:.1f}x)  {r.so_rate:>7,.0f} vs {r.dip_rate:>5,.0f} phases/s")
     print("  (ratio = diplomacy / standoff, both timed once per phase; in brackets against "
           "standoff's median of repeated runs; phases/s = phases / summed single-run time)")
+    if pydipcc is not None:
+        print_peer_summary([r.peer for r, _ in runs], rows, args.repeat)
     print(f"  wall time {time.perf_counter() - t_start:.0f} s")
 
     if args.json:
@@ -937,19 +876,27 @@ def main(argv: list[str] | None = None) -> int:
                                 "standoff_first_ns": r.so_first, "standoff_median_ns": r.so,
                                 "diplomacy_ns": r.dip, "ratio": r.ratio,
                                 "ratio_repeat": r.ratio_repeat,
-                                "standoff_per_s": r.so_rate, "diplomacy_per_s": r.dip_rate}
+                                "standoff_per_s": r.so_rate, "diplomacy_per_s": r.dip_rate,
+                                "pydipcc_ns": r.pdc, "pydipcc_phases": r.pdc_phases,
+                                "pydipcc_ratio": r.pdc_ratio,
+                                "pydipcc_ratio_repeat": r.pdc_ratio_repeat,
+                                "pydipcc_per_s": r.pdc_rate}
                                for r in timing_rows(run.samples)],
                     "memory_peak_bytes": None if mem is None else {
                         eng: {KINDS[k]: {"median": statistics.median(v), "max": max(v)}
                               for k, v in m.items() if v} for eng, m in mem.items()},
                     "compared": run.compared,
+                    "pydipcc_agreement": None if pydipcc is None else {
+                        "phases": run.peer.phases, "same_as_diplomacy": run.peer.agree_dip,
+                        "compared_with_standoff": run.peer.compared_so,
+                        "same_as_standoff": run.peer.agree_so},
                     "differences": [{"game": d.game, "phase": d.phase, "cause": d.cause,
                                      "first": d.first, "diff": d.lines} for d in run.differences],
                 }
                 for run, mem in runs
             },
             "standoff_first_ns": a.so_first, "standoff_median_ns": a.so,
-            "diplomacy_ns": a.dip,
+            "diplomacy_ns": a.dip, "pydipcc_ns": a.pdc,
         }
         args.json.write_text(json.dumps(out, indent=1))
     variant_openings.report(sets=50, repeat=args.repeat)
