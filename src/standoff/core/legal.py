@@ -20,7 +20,7 @@ the canal's id.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
 from typing import assert_never
 
@@ -48,6 +48,10 @@ from .retreats import retreat_options
 from .variant import Variant, load_variant
 
 LegalOrders = dict[str, dict[str, list[Order]]]
+#: some of a unit's legal orders, and whether they change the board (a biased
+#: random player prefers those): a movement phase's menu lists them in segments
+Segment = tuple[Sequence[Order], bool]
+Menu = dict[str, dict[str, list[Segment]]]
 
 
 def legal_orders(position: Position, options: Options = DEFAULT,
@@ -57,10 +61,9 @@ def legal_orders(position: Position, options: Options = DEFAULT,
     board = v.board_at(position.phase)
     kind = position.phase.kind
     if kind is PhaseKind.MOVEMENT:
-        out = _movement(board, position, v.neutral)
-        if board.canals:
-            _permits(board, v, position, out)
-        return out
+        return {power: {loc: [o for seg, _ in segments for o in seg]
+                        for loc, segments in locs.items()}
+                for power, locs in _movement_menu(board, v, position).items()}
     if kind is PhaseKind.RETREAT:
         return _retreats(board, position, options)
     return _adjustments(board, v, position)
@@ -82,17 +85,28 @@ def random_orders(position: Position, rng: random.Random, move_bias: float = 0.0
                   options: Options = DEFAULT, variant: Variant | None = None
                   ) -> dict[str, list[Order]]:
     """One random legal order per unit (or site) for every power: the demo's
-    bots, the random-game tests and the benchmarks all play this way.
+    bots, the random-game tests, self-play and the benchmarks all play this way.
 
     With ``move_bias`` p, a unit picks among its moves (retreats, builds,
     removals) with probability p, so random games go somewhere instead of
     mostly holding and supporting.
+
+    Each pick is uniform over the unit's legal orders, the same pick
+    ``rng.choice(legal_orders(position)[power][loc])`` makes from the same
+    random stream; in a movement phase it is made without building those
+    lists (several hundred orders, most of a self-play phase's cost): the
+    menu's segments are counted and only the chosen order is looked up.
     """
+    v = variant or load_variant(position.variant)
+    if position.phase.kind is PhaseKind.MOVEMENT:
+        menu = _movement_menu(v.board_at(position.phase), v, position)
+        return {power: [_pick(rng, segments, move_bias) for segments in locs.values()]
+                for power, locs in menu.items()}
     out: dict[str, list[Order]] = {}
     due: dict[str, int] = {}
     if position.phase.kind is PhaseKind.ADJUSTMENT:
-        due = adjustment_counts(variant or load_variant(position.variant), position)
-    for power, locs in legal_orders(position, options, variant).items():
+        due = adjustment_counts(v, position)
+    for power, locs in legal_orders(position, options, v).items():
         picks = []
         for choices in locs.values():
             if move_bias:
@@ -106,18 +120,47 @@ def random_orders(position: Position, rng: random.Random, move_bias: float = 0.0
     return out
 
 
-@lru_cache(maxsize=32768)
+def _pick(rng: random.Random, segments: list[Segment], move_bias: float) -> Order:
+    """``rng.choice`` over the concatenated segments (or, with ``move_bias``'s
+    chance, over their board-changing orders only), drawing from ``rng``
+    exactly as that call on the flattened list would."""
+    active = False
+    if move_bias and any(changes and seg for seg, changes in segments):
+        active = rng.random() < move_bias
+    total = 0
+    for seg, changes in segments:
+        if changes or not active:
+            total += len(seg)
+    i = rng.choice(range(total))
+    for seg, changes in segments:
+        if changes or not active:
+            if i < len(seg):
+                return seg[i]
+            i -= len(seg)
+    raise AssertionError("an index within the total is within a segment")
+
+
 def _convoy_table(board: Board, fleets: frozenset[str], src: str
                   ) -> tuple[tuple[str, frozenset[str]], ...]:
     """(destination, seas needed by some route) for an army convoyed from ``src``."""
     if not board.is_coastal(src):
         return ()
     seas = board.convoy_seas_from(src, fleets)
+    return _convoy_routes(board, frozenset(seas), src) if seas else ()
+
+
+@lru_cache(maxsize=32768)
+def _convoy_routes(board: Board, seas: frozenset[str], src: str
+                   ) -> tuple[tuple[str, frozenset[str]], ...]:
+    """:func:`_convoy_table` given the fleets a chain links to ``src``: every
+    route runs through those alone, so the table is memoised by them rather
+    than by every fleet on the board (a fleet moving elsewhere on the map then
+    leaves the memo valid: in self-play most lookups hit it)."""
     dests = {p for s in seas for p in board.neighbours[s]
              if p != src and board.is_coastal(p)}
     out = []
     for d in sorted(dests):
-        route = board.convoy_route_seas(src, d, fleets)
+        route = board.convoy_route_seas(src, d, seas)
         if route:
             out.append((d, route))
     return tuple(out)
@@ -132,71 +175,79 @@ def _order(cls: Callable[..., Order], *fields: object) -> Order:
     return cls(*fields)
 
 
+class _UnitMenu:
+    """What a unit at one location may be ordered whatever the position, fixed
+    by the map and so built once per (board, unit type, location): its hold
+    and moves, and, for a unit of each type at each place it might support,
+    the supports it could give that unit (ignoring convoys). A movement phase
+    then only looks up which of those places hold a unit."""
+
+    __slots__ = ("army_targets", "fleet_targets", "nearby", "own")
+
+    def __init__(self, board: Board, unit: UnitType, loc: str) -> None:
+        links = board.army_links if unit is UnitType.ARMY else board.fleet_links
+        dests = set(links.get(loc, ()))
+        if unit is UnitType.FLEET:
+            dests.update(board.canal_links.get(loc, ()))  # passable with the owner's leave
+        moves: tuple[Order, ...] = tuple(Move(unit, loc, d) for d in sorted(dests))
+        self.own: tuple[Segment, Segment] = (((Hold(unit, loc),), False), (moves, True))
+        #: location of a unit of that type -> the supports this unit could give it
+        self.army_targets: dict[str, list[Segment]] = {}
+        self.fleet_targets: dict[str, list[Segment]] = {}
+        nearby: set[str] = set()
+        reach_of = {UnitType.ARMY: board.army_reach, UnitType.FLEET: board.fleet_reach}
+        mine = reach_of[unit].get(loc, frozenset())
+        prov = province_of(loc)
+        if prov not in board.high_seas:  # fleets on a high sea cannot support (1939 IV 5.2)
+            for t, table in reach_of.items():
+                targets = self.army_targets if t is UnitType.ARMY else self.fleet_targets
+                for other, theirs in table.items():
+                    if t is UnitType.FLEET and other in board.canal_links:
+                        theirs = theirs | frozenset(board.canal_links[other])
+                    oprov = province_of(other)
+                    if oprov == prov:
+                        continue
+                    segments: list[Segment] = []
+                    if oprov in mine:
+                        segments.append(((SupportHold(unit, loc, t, oprov),), False))
+                    common = sorted(p for p in theirs & mine if p != prov)
+                    if common:
+                        segments.append((tuple(SupportMove(unit, loc, t, oprov, p)
+                                               for p in common), False))
+                    if segments:
+                        targets[other] = segments
+                        nearby.add(oprov)
+        #: provinces whose units this unit might support: those it reaches and
+        #: those next to them
+        self.nearby: tuple[str, ...] = tuple(sorted(nearby))
+
+
 @cache
-def _basic(board: Board, unit: UnitType, loc: str) -> tuple[Order, ...]:
-    """Hold and the overland/sea moves of a unit: fixed by the map."""
-    links = board.army_links if unit is UnitType.ARMY else board.fleet_links
-    dests = set(links.get(loc, ()))
-    if unit is UnitType.FLEET:
-        dests.update(board.canal_links.get(loc, ()))  # passable with the owner's leave
-    return (Hold(unit, loc), *(Move(unit, loc, d) for d in sorted(dests)))
+def _unit_menu(board: Board, unit: UnitType, loc: str) -> _UnitMenu:
+    return _UnitMenu(board, unit, loc)
 
 
-UnitKey = tuple[UnitType, str]
-
-
-@cache
-def _supports(board: Board, unit: UnitType, loc: str
-              ) -> tuple[dict[UnitKey, SupportHold], dict[UnitKey, tuple[SupportMove, ...]]]:
-    """The supports a unit could give to each possible unit, ignoring convoys.
-
-    Fixed by the map, so computed once per (unit, location): for every other
-    (type, location) a unit could stand on, the hold support (if the supporter
-    reaches its province) and the supports of its overland/sea moves into
-    provinces the supporter reaches.
-    """
-    reach_of = {UnitType.ARMY: board.army_reach, UnitType.FLEET: board.fleet_reach}
-    mine = reach_of[unit].get(loc, frozenset())
-    prov = province_of(loc)
-    holds: dict[UnitKey, SupportHold] = {}
-    moves: dict[UnitKey, tuple[SupportMove, ...]] = {}
-    if province_of(loc) in board.high_seas:
-        return {}, {}  # fleets on a high sea cannot support (1939 IV 5.2)
-    for t, table in reach_of.items():
-        for other, theirs in table.items():
-            if t is UnitType.FLEET and other in board.canal_links:
-                theirs = theirs | frozenset(board.canal_links[other])
-            oprov = province_of(other)
-            if oprov == prov:
-                continue
-            if oprov in mine:
-                holds[t, other] = SupportHold(unit, loc, t, oprov)
-            common = sorted(p for p in theirs & mine if p != prov)
-            if common:
-                moves[t, other] = tuple(SupportMove(unit, loc, t, oprov, p) for p in common)
-    return holds, moves
-
-
-@cache
-def _nearby(board: Board, unit: UnitType, loc: str) -> tuple[str, ...]:
-    """Provinces whose units this unit might support: those it reaches and
-    those next to them (fixed by the map)."""
-    holds, moves = _supports(board, unit, loc)
-    return tuple(sorted({province_of(other) for _, other in (*holds, *moves)}))
-
-
-def _permits(board: Board, v: Variant, position: Position, out: LegalOrders) -> None:
+def _permits(board: Board, v: Variant, position: Position, out: Menu) -> None:
     """A canal's owner may permit each other power's fleets to pass it."""
     for canal in sorted(board.canals):
         owner = canal_owner(board, position, canal)
         if owner is not None and owner in v.powers:
             # beside the orders of the owner's unit standing in the canal, if any
-            out.setdefault(owner, {}).setdefault(canal, []).extend(
-                Permit(None, canal, p) for p in v.powers if p != owner)
+            out.setdefault(owner, {}).setdefault(canal, []).append(
+                (_canal_permits(v, canal, owner), False))
 
 
-def _movement(board: Board, position: Position, neutral: str) -> LegalOrders:
+@cache
+def _canal_permits(v: Variant, canal: str, owner: str) -> tuple[Order, ...]:
+    return tuple(Permit(None, canal, p) for p in v.powers if p != owner)
+
+
+def _movement_menu(board: Board, v: Variant, position: Position) -> Menu:
+    """power -> location -> the legal orders there, as segments: mostly tuples
+    shared by every position (a unit's hold and moves, its supports for a unit
+    at each place), so that no list of every order need be built to pick one."""
     fleets = position.convoy_seas
+    neutral = v.neutral
     units = tuple(u for u in position.units if u.power != neutral) if neutral \
         else position.units
     # convoy routes: the only part that depends on where other fleets stand
@@ -215,39 +266,43 @@ def _movement(board: Board, position: Position, neutral: str) -> LegalOrders:
                         convoy_jobs.setdefault(sea, []).append((src, d))
                     if d not in land:
                         by_convoy_only.setdefault(d, []).append((u, seas))
-    key_at = {province_of(u.location): (u.type, u.location) for u in position.units}
-    out: LegalOrders = {}
+    at = position._at  # province -> the unit there
+    out: Menu = {}
     for u in units:
         loc, t = u.location, u.type
-        orders: list[Order] = list(_basic(board, t, loc))
+        menu = _unit_menu(board, t, loc)
+        segments: list[Segment] = list(menu.own)
         routes = convoys.get(loc)
         if routes:
             adjacent = board.army_links.get(loc, frozenset())
-            orders.extend(_order(Move, t, loc, d, d in adjacent) for d, _ in routes)
-        holds, moves = _supports(board, t, loc)
-        for q in _nearby(board, t, loc):
-            k = key_at.get(q)
-            if k is None:
-                continue
-            h = holds.get(k)
-            if h is not None:
-                orders.append(h)
-            sm = moves.get(k)
-            if sm is not None:
-                orders.extend(sm)
+            segments.append(([_order(Move, t, loc, d, d in adjacent) for d, _ in routes], True))
+        for q in menu.nearby:
+            other = at.get(q)
+            if other is not None:
+                targets = menu.fleet_targets if other.type is UnitType.FLEET \
+                    else menu.army_targets
+                supports = targets.get(other.location)
+                if supports is not None:
+                    segments.extend(supports)
         prov = province_of(loc)
         if by_convoy_only:
             reach = (board.army_reach if t is UnitType.ARMY else board.fleet_reach).get(loc, ())
+            extra: list[Order] = []
             for p in sorted(reach):
                 for m, seas in by_convoy_only.get(p, ()):
                     mprov = province_of(m.location)
                     if mprov == prov or (t is UnitType.FLEET and prov in seas
                                          and not board.sea_path_exists(mprov, p, fleets, prov)):
                         continue  # the supporter is a sea the only route needs (6.D.31)
-                    orders.append(_order(SupportMove, t, loc, m.type, mprov, p))
+                    extra.append(_order(SupportMove, t, loc, m.type, mprov, p))
+            if extra:
+                segments.append((extra, False))
         if t is UnitType.FLEET and prov in convoy_jobs:
-            orders.extend(_order(Convoy, t, loc, a, d) for a, d in convoy_jobs[prov])
-        out.setdefault(u.power, {})[loc] = orders
+            segments.append(([_order(Convoy, t, loc, a, d) for a, d in convoy_jobs[prov]],
+                             False))
+        out.setdefault(u.power, {})[loc] = segments
+    if board.canals:
+        _permits(board, v, position, out)
     return out
 
 
