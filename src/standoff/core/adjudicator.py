@@ -299,9 +299,15 @@ def _after_turn(v: Variant, position: Position, units: list[Unit], notes: set[st
                                                   v.stranded_fleets, notes)
     if phase.is_last_season(v.calendar):
         centres = update_centres(v, nxt_phase, units, centres)
-    if nxt_phase.kind is PhaseKind.ADJUSTMENT and not counts_for(v, units, centres, True):
-        nxt_phase = nxt_phase.next_after_turn(v.calendar, options.optional_seasons)
-    return Position(v.name, nxt_phase, tuple(units), centres), events
+    counts: dict[str, int] | None = None
+    if nxt_phase.kind is PhaseKind.ADJUSTMENT:
+        counts = counts_for(v, units, centres)
+        if not counts:
+            nxt_phase = nxt_phase.next_after_turn(v.calendar, options.optional_seasons)
+            counts = None
+    nxt = Position(v.name, nxt_phase, tuple(units), centres)
+    nxt._counts = counts  # the adjustment phase's counts, worked out here anyway
+    return nxt, events
 
 
 def update_centres(v: Variant, phase: Phase, units: Iterable[Unit],

@@ -26,16 +26,22 @@ from .variant import Variant
 
 
 def adjustment_counts(variant: Variant, position: Position) -> dict[str, int]:
-    """power -> builds (positive) or removals (negative) due; zero entries omitted."""
-    return counts_for(variant, position.units, position.centres)
+    """power -> builds (positive) or removals (negative) due; zero entries omitted.
+
+    Worked out once per position (kept on it: a phase asks several times) and
+    a fresh dict each call, so a caller may change its copy."""
+    counts = position._counts
+    if counts is None:
+        counts = position._counts = counts_for(variant, position.units, position.centres)
+    return dict(counts)
 
 
-def counts_for(variant: Variant, units: Iterable[Unit], centres: Mapping[str, str],
-               first_only: bool = False) -> dict[str, int]:
+def counts_for(variant: Variant, units: Iterable[Unit], centres: Mapping[str, str]
+               ) -> dict[str, int]:
     """:func:`adjustment_counts` from units and centre owners, before any position
-    exists. The adjudicator asks after every Fall whether anyone has anything to
-    adjust (to skip an empty adjustment phase): with ``first_only`` the answer
-    stops at the first power with a count."""
+    exists: the adjudicator asks after every Fall whether anyone has anything to
+    adjust (to skip an empty adjustment phase), and hands the answer on to the
+    adjustment position it makes."""
     delta: dict[str, int] = {}
     for p in centres.values():
         delta[p] = delta.get(p, 0) + 1
@@ -52,8 +58,6 @@ def counts_for(variant: Variant, units: Iterable[Unit], centres: Mapping[str, st
             d = min(d, len(_sites(variant, power=p, centres=centres, occupied=occupied)))
         if d:
             out[p] = d
-            if first_only:
-                break
     return out
 
 

@@ -74,8 +74,8 @@ class Position:
     a dataclass's (which stays interpreted even in the compiled core).
     """
 
-    __slots__ = ("_at", "_cache", "_index", "centres", "contested", "dislodged", "notes",
-                 "phase", "units", "variant")
+    __slots__ = ("_at", "_cache", "_counts", "_index", "centres", "contested", "dislodged",
+                 "notes", "phase", "units", "variant")
 
     def __init__(self, variant: str, phase: Phase, units: Iterable[Unit],
                  centres: Mapping[str, str], dislodged: Iterable[Dislodged] = (),
@@ -107,6 +107,10 @@ class Position:
         self._at = at
         self._index = index
         self._cache: dict[str, frozenset[str]] = {}
+        #: the adjustment counts (:func:`~standoff.core.adjustments.adjustment_counts`),
+        #: once asked for or handed over by the phase that made this position: the
+        #: adjudicator, the legal orders and every submission all need them
+        self._counts: dict[str, int] | None = None
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Position):
