@@ -1,0 +1,143 @@
+"""Random self-play in the peer engines, pydipcc and ``diplomacy`` (MILA), for ``selfplay.py``.
+
+standoff's self-play figure (``selfplay.py``, :func:`standoff_selfplay` there)
+means little alone: the question a researcher asks is how many phases per
+second each engine gives on the same machine. These are the same loops in
+the peers, written as a bot writes them with each engine's own API, and
+timed whole: legal orders generated, one random order picked per orderable
+location, orders set as text, the phase processed. Every game is Standard
+from the start and runs until the engine ends it or the end of ``max_year``
+(the phases of that year are played; the same cap as standoff's), in this
+process (``workers=0``) or over ``workers`` processes (times include starting
+them, as standoff's do).
+
+A pick is uniform over the location's possible orders, or, with
+``move_bias`` p, uniform over its board-changing ones (moves, retreats,
+builds, removals) with probability p, as ``standoff.random_orders`` picks. In
+an adjustment phase a power orders only as many builds or removals as it is
+due, as standoff's random player does (the engines ignore extra ones, but
+pydipcc logs a warning for each).
+
+Each returns ``(phases, seconds)``: phases processed (movement, retreat and
+adjustment alike) and wall-clock seconds. Game i draws from its own
+generator seeded with (``seed``, i), so a run is repeatable; the peers'
+games are not standoff's (their engines and generators differ), only alike
+in kind and length.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+
+def _active(choices: Sequence[str], kind: str) -> list[str]:
+    """The board-changing orders among ``choices``, as MILA notation writes them."""
+    if kind == "M":
+        return [o for o in choices if " - " in o]
+    if kind == "R":
+        return [o for o in choices if " R " in o]
+    return [o for o in choices if " B" in o or " D" in o]
+
+
+def _pick(rng: random.Random, choices: Sequence[str], kind: str, move_bias: float) -> str:
+    if move_bias:
+        active = _active(choices, kind)
+        if active and rng.random() < move_bias:
+            return rng.choice(active)
+    return rng.choice(choices)
+
+
+def _game_rng(seed: int, index: int) -> random.Random:
+    return random.Random(f"{seed}:{index}")
+
+
+def pydipcc_game(index: int, seed: int, max_year: int, move_bias: float) -> int:
+    """Play one random pydipcc game; return the phases processed."""
+    import pydipcc  # imported already, untimed: see _pydipcc_worker
+
+    rng = _game_rng(seed, index)
+    game = pydipcc.Game()
+    phases = 0
+    while not game.is_game_done and game.current_year <= max_year:
+        kind = game.current_short_phase[-1]
+        possible = game.get_all_possible_orders()
+        due = game.get_state()["builds"] if kind == "A" else None
+        for power, locs in game.get_orderable_locations().items():
+            picks = [_pick(rng, possible[loc], kind, move_bias) for loc in locs if possible[loc]]
+            if due is not None:
+                picks = picks[:abs(due[power]["count"])]
+            if picks:
+                game.set_orders(power, picks)
+        game.process()
+        phases += 1
+    return phases
+
+
+def mila_game(index: int, seed: int, max_year: int, move_bias: float) -> int:
+    """Play one random ``diplomacy`` game; return the phases processed."""
+    from diplomacy import Game  # AGPL: benchmark environment only
+
+    rng = _game_rng(seed, index)
+    game = Game()
+    phases = 0
+    while not game.is_game_done and int(game.get_current_phase()[1:5]) <= max_year:
+        kind = game.get_current_phase()[-1]
+        possible = game.get_all_possible_orders()
+        for power in game.powers.values():
+            picks = [_pick(rng, possible[loc], kind, move_bias)
+                     for loc in game.get_orderable_locations(power.name) if possible[loc]]
+            if kind == "A":
+                picks = picks[:abs(len(power.centers) - len(power.units))]
+            if picks:
+                game.set_orders(power.name, picks)
+        game.process()
+        phases += 1
+    return phases
+
+
+def _pydipcc_worker(folder: str) -> None:
+    """Find pydipcc where the parent process did, and load it once per process."""
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    import pydipcc  # noqa: F401
+
+
+def _play(play: Callable[[int, int, int, float], int], games: int, workers: int, seed: int,
+          max_year: int, move_bias: float, initializer: Callable[..., None] | None = None,
+          initargs: tuple[Any, ...] = ()) -> tuple[int, float]:
+    start = time.perf_counter()
+    if workers == 0:
+        phases = sum(play(i, seed, max_year, move_bias) for i in range(games))
+        return phases, time.perf_counter() - start
+    n = range(games)
+    with ProcessPoolExecutor(workers, initializer=initializer, initargs=initargs) as pool:
+        phases = sum(pool.map(play, n, [seed] * games, [max_year] * games,
+                              [move_bias] * games, chunksize=max(1, games // (4 * workers))))
+    return phases, time.perf_counter() - start
+
+
+def pydipcc_selfplay(games: int, workers: int, folder: Path, seed: int = 1,
+                     max_year: int = 1920, move_bias: float = 0.0) -> tuple[int, float]:
+    """(phases, seconds) of ``games`` random pydipcc games in ``workers`` processes
+    (0: in this process); ``folder`` holds ``pydipcc*.so`` (``peers.load_pydipcc``)."""
+    _pydipcc_worker(str(folder))
+    return _play(pydipcc_game, games, workers, seed, max_year, move_bias,
+                 _pydipcc_worker, (str(folder),))
+
+
+def _mila_worker() -> None:
+    import diplomacy  # noqa: F401
+
+
+def mila_selfplay(games: int, workers: int, seed: int = 1, max_year: int = 1920,
+                  move_bias: float = 0.0) -> tuple[int, float]:
+    """(phases, seconds) of ``games`` random ``diplomacy`` games in ``workers``
+    processes (0: in this process)."""
+    _mila_worker()
+    return _play(mila_game, games, workers, seed, max_year, move_bias, _mila_worker)
