@@ -12,6 +12,7 @@ module only. ``docs/architecture.md`` maps the whole tree.
 
 from .core import movement as _movement
 from .core.adjudicator import PhaseResult, adjudicate, check_order, read_orders
+from .core.adjustments import adjustment_counts
 from .core.batch import GameBatch, game_rng
 from .core.errors import (
     CorruptGameError,
@@ -111,6 +112,7 @@ __all__ = [
     "PowerOrders", "Province", "Reason", "Remove", "Retreat", "StandoffError", "SupportHold",
     "SupportMove", "Terrain", "Unit", "UnitCountWinner", "UnitType", "Variant", "VariantError",
     "VariantRegistry", "VariantSource", "Victory", "VictoryRule", "Waive", "adjudicate",
+    "adjustment_counts",
     "available_variants", "check_order", "check_variant", "clear_orders", "decide_victory",
     "declare_draw", "derivation", "game_report", "game_rng", "legal_orders", "load_variant",
     "narrow_order",
