@@ -1,18 +1,38 @@
-"""Legal-order generation: standoff's ``legal_orders`` against ``diplomacy``'s
-``get_all_possible_orders``, on the same positions, in one run.
+"""Legal-order generation: standoff's ``legal_orders`` against ``diplomacy``'s and
+pydipcc's ``get_all_possible_orders``, on the same positions, in one run.
 
-    python3 benchmarks/legal_orders.py [--games 20]
+    python3 benchmarks/legal_orders.py [--games 20] [--pydipcc DIR]
 
 (re-executes itself in ``.bench-venv``, built by ``benchmarks/setup_env.py``,
-the only place the AGPL ``diplomacy`` package is installed.)
+the only place the AGPL ``diplomacy`` package is installed; pydipcc is
+optional, found as ``peers.py`` says.)
 
 Positions are those reached by replaying the recorded games of
-``benchmarks/data/random_games.json`` in ``diplomacy``; standoff reads each
-position from diplomacy's state, so both engines are timed on identical
-positions. Prints the median µs per position by phase type for both engines,
-the ratio, and the number of orders each offers (the two differ by design in
-a few places: diplomacy lists coast-specific supports and ``VIA`` variants
-that standoff offers once, see ``standoff.core.legal``).
+``benchmarks/data/random_games.json`` in ``diplomacy`` (pydipcc replays them
+alongside); standoff reads each movement and adjustment position from
+diplomacy's state, so every engine is timed on the same positions.
+
+Two figures per engine, the first being the one to quote:
+
+* **Met once**, as a bot meets a position: one call on a position no call has
+  seen. standoff: ``legal_orders`` on a new ``Position`` object (its
+  per-position caches empty; the per-variant tables built long before, as in
+  any process that has played a phase); diplomacy: the first
+  ``get_all_possible_orders`` after the phase was processed; pydipcc: the
+  first call after it advanced to the phase, which generates the orders and
+  converts them into a Python dict of order texts. The engines take their
+  turns position by position, diplomacy first, then pydipcc and standoff
+  swapping places from one position to the next.
+* **Warm repeat**: the median of ``--repeat`` further calls on the same
+  position. Caches then help: standoff's per-position ones, pydipcc keeps
+  the generated orders (only the dict is rebuilt), diplomacy's per-phase memo
+  is cleared before each call. Not how a bot meets a position; shown second.
+
+Also printed: the number of orders each offers (they differ by design in a
+few places: diplomacy and pydipcc list coast-specific supports and ``VIA``
+variants that standoff offers once, see ``standoff.core.legal``). Medians of
+per-position µs; ratio = the other engine's time over standoff's (how many
+times faster standoff is; under 1x, slower).
 """
 
 from __future__ import annotations
@@ -24,7 +44,10 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -34,37 +57,147 @@ import setup_env  # noqa: E402
 setup_env.bootstrap(__file__)  # into the benchmark venv (compiled; --pure: pure Python)
 
 import diplomacy  # noqa: E402
+from diplomacy.utils.export import to_saved_game_format  # noqa: E402
+from engine_states import VARIANT, dip_state, pdc_state, position_from_dip  # noqa: E402
+from peers import PydipccReplay, add_pydipcc_option, load_pydipcc  # noqa: E402
 
 import standoff  # noqa: E402
-from standoff import Position, load_variant  # noqa: E402
+from standoff import Position  # noqa: E402
 from standoff.core.legal import legal_orders  # noqa: E402
 
-BENCH = Path(__file__).resolve().parent / "data" / "random_games.json"
+BENCH = HERE / "data" / "random_games.json"
+KINDS = {"M": "movement", "A": "adjustment"}
 
 
-def to_position(game: diplomacy.Game) -> Position | None:
-    """standoff's view of a diplomacy movement or adjustment position."""
-    v = load_variant("standard")
-    name = game.get_current_phase()
-    if name.endswith("R"):
-        return None  # retreat positions need attack origins diplomacy does not expose
-    # read through standoff's JSON reader, as any position from outside would be
-    return Position.from_dict({
-        "variant": v.name, "phase": name,
-        "units": {p: [u.lstrip("*") for u in us] for p, us in game.get_units().items()},
-        "centres": dict(game.get_centers()),
-    })
+def timed_once(fn: Callable[[], object]) -> tuple[float, Any]:
+    """(µs, result) of one call, the garbage collector held off as in ``timed``."""
+    gc.disable()
+    t0 = time.perf_counter_ns()
+    out = fn()
+    t = time.perf_counter_ns() - t0
+    gc.enable()
+    return t / 1000, out
 
 
 def timed(fn: Callable[[], object], repeat: int) -> float:
-    best = []
-    for _ in range(repeat):
-        gc.disable()
-        t0 = time.perf_counter_ns()
-        fn()
-        best.append(time.perf_counter_ns() - t0)
-        gc.enable()
-    return statistics.median(best) / 1000
+    """Median µs of ``repeat`` calls."""
+    return statistics.median(timed_once(fn)[0] for _ in range(repeat))
+
+
+@dataclass
+class Engine:
+    """One engine's figures over the positions of a phase type."""
+
+    once: list[float] = field(default_factory=list)  # µs, met once
+    warm: list[float] = field(default_factory=list)  # µs, median of the warm repeats
+    orders: list[int] = field(default_factory=list)  # orders offered per position
+
+
+def _count_dict(orders: dict[str, list[str]]) -> int:
+    """Orders in a loc -> orders dict, each once (pydipcc files a coastal
+    fleet's orders under both the coast and the province)."""
+    return len({o for os in orders.values() for o in os})
+
+
+def measure(pos: Position, game: diplomacy.Game, peer: PydipccReplay | None, kind: str,
+            rows: dict[str, dict[str, Engine]], repeat: int, peer_first: bool) -> None:
+    """Time every engine on one position: met once, then the warm repeats."""
+    v = VARIANT
+    row = rows[kind]
+    t, theirs = timed_once(game.get_all_possible_orders)
+    row["diplomacy"].once.append(t)
+
+    def peer_once() -> None:
+        if peer is not None:
+            t, got = timed_once(peer.game.get_all_possible_orders)
+            row["pydipcc"].once.append(t)
+            row["pydipcc"].orders.append(_count_dict(got))
+
+    def ours() -> object:
+        return legal_orders(pos, variant=v)
+
+    if peer_first:
+        peer_once()
+    t, mine = timed_once(ours)
+    row["standoff"].once.append(t)
+    if not peer_first:
+        peer_once()
+
+    def theirs_again() -> object:
+        game.clear_cache()
+        return game.get_all_possible_orders()
+
+    row["standoff"].warm.append(timed(ours, repeat))
+    row["diplomacy"].warm.append(timed(theirs_again, repeat))
+    if peer is not None:
+        row["pydipcc"].warm.append(timed(peer.game.get_all_possible_orders, repeat))
+    row["standoff"].orders.append(sum(len(os) for locs in mine.values() for os in locs.values()))
+    row["diplomacy"].orders.append(_count_dict(theirs))
+
+
+def replay(games: list[dict[str, Any]], pydipcc: ModuleType | None, repeat: int
+           ) -> tuple[dict[str, dict[str, Engine]], int]:
+    """Replay the games, measuring each movement and adjustment position; return the
+    figures and the number of phases pydipcc had to be rebuilt after."""
+    engines = ("standoff", "pydipcc", "diplomacy")
+    rows = {k: {e: Engine() for e in engines} for k in KINDS}
+    rebuilt = 0
+    turn = 0
+    for rec in games:
+        game = diplomacy.Game(map_name="standard")
+        peer = PydipccReplay(pydipcc) if pydipcc is not None else None
+        for phase in rec["phases"]:
+            kind = phase["name"][-1]
+            if kind in KINDS:
+                turn += 1
+                pos = position_from_dip(game)  # a new Position: no call has seen it
+                measure(pos, game, peer, kind, rows, repeat, turn % 2 == 0)
+            if peer is not None:
+                peer.prepare()
+            for power, orders in phase["orders"].items():
+                game.set_orders(power, orders)
+            game.process()
+            if peer is not None:
+                peer.play(phase["orders"], game.get_current_phase())
+                if dip_state(game).diff(pdc_state(peer.game)):
+                    peer.rebuild_from(to_saved_game_format(game))
+                    rebuilt += 1
+            if game.is_game_done:
+                break
+    return rows, rebuilt
+
+
+def _ratio(other: float, ours: float) -> str:
+    return f"{other / ours:.2f}x" if other / ours < 10 else f"{other / ours:.1f}x"
+
+
+def report(rows: dict[str, dict[str, Engine]], peer: bool) -> None:
+    engines = ["standoff", *(["pydipcc"] if peer else []), "diplomacy"]
+    for title, attr in (("met once (one call on a new position, as a bot meets it)", "once"),
+                        ("warm repeat (median of further calls on the same position)", "warm")):
+        print(f"\n{title}")
+        head = f"  {'phase':<11}{'positions':>10}" + "".join(f"{e + ' µs':>14}" for e in engines)
+        head += "".join(f"{'x ' + e:>13}" for e in engines[1:])
+        print(head)
+        for kind, name in KINDS.items():
+            r = rows[kind]
+            if not r["standoff"].once:
+                continue
+            med = {e: statistics.median(getattr(r[e], attr)) for e in engines}
+            line = f"  {name:<11}{len(r['standoff'].once):>10}"
+            line += "".join(f"{med[e]:>14,.0f}" if med[e] >= 10 else f"{med[e]:>14.1f}"
+                            for e in engines)
+            line += "".join(f"{_ratio(med[e], med['standoff']):>13}" for e in engines[1:])
+            print(line)
+    print("\norders offered per position (median)")
+    print(f"  {'phase':<11}" + "".join(f"{e:>12}" for e in engines))
+    for kind, name in KINDS.items():
+        r = rows[kind]
+        if r["standoff"].orders:
+            print(f"  {name:<11}" + "".join(f"{statistics.median(r[e].orders):>12,.0f}"
+                                            for e in engines))
+    print("  (x pydipcc, x diplomacy: that engine's µs over standoff's, i.e. how many times "
+          "faster standoff is; under 1x it is slower)")
 
 
 def main() -> None:
@@ -73,46 +206,18 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--pure", action="store_true",
                     help="the pure Python standoff (.bench-venv-pure), not the compiled one")
+    add_pydipcc_option(ap)
     args = ap.parse_args()
-    v = load_variant("standard")
-    data = json.loads(BENCH.read_text())
-    rows: dict[str, list[tuple[float, float, int, int]]] = {"M": [], "A": []}
-    for rec in data["games"][: args.games]:
-        game = diplomacy.Game(map_name="standard")
-        for phase in rec["phases"]:
-            pos = to_position(game)
-            if pos is not None:
-                # diplomacy caches nothing between calls on one position, but clear
-                # its per-phase memo anyway so each call does the full work
-                def theirs(game: diplomacy.Game = game) -> dict[str, list[str]]:
-                    game.clear_cache()
-                    return game.get_all_possible_orders()  # type: ignore[no-any-return]
-
-                def ours(pos: Position = pos) -> object:
-                    return legal_orders(pos, variant=v)
-
-                t_theirs = timed(theirs, args.repeat)
-                t_ours = timed(ours, args.repeat)
-                n_theirs = sum(len(o) for o in theirs().values())
-                n_ours = sum(len(os) for locs in legal_orders(pos, variant=v).values()
-                             for os in locs.values())
-                rows[phase["name"][-1]].append((t_ours, t_theirs, n_ours, n_theirs))
-            for power, orders in phase["orders"].items():
-                game.set_orders(power, orders)
-            game.process()
-    print(f"legal-order generation, {args.games} games of {BENCH.name}; standoff: {standoff.BUILD}")
-    print(f"{'phase':<11}{'positions':>10}{'standoff µs':>13}{'diplomacy µs':>14}"
-          f"{'ratio':>8}{'orders (s/d)':>16}")
-    for kind, name in (("M", "movement"), ("A", "adjustment")):
-        r = rows[kind]
-        if not r:
-            continue
-        ours_us = statistics.median(x[0] for x in r)
-        theirs_us = statistics.median(x[1] for x in r)
-        n_o = statistics.median(x[2] for x in r)
-        n_t = statistics.median(x[3] for x in r)
-        print(f"{name:<11}{len(r):>10}{ours_us:>13.0f}{theirs_us:>14.0f}"
-              f"{theirs_us / ours_us:>7.1f}x{n_o:>9.0f}/{n_t:<6.0f}")
+    print(f"legal-order generation, {args.games} games of {BENCH.name}; standoff: "
+          f"{standoff.BUILD}")
+    pydipcc = load_pydipcc(args.pydipcc)
+    games = json.loads(BENCH.read_text())["games"][: args.games]
+    replay(games[:1], pydipcc, 1)  # warm-up: every engine's code and tables loaded
+    rows, rebuilt = replay(games, pydipcc, args.repeat)
+    report(rows, pydipcc is not None)
+    if rebuilt:
+        print(f"  (pydipcc reached another position than diplomacy after {rebuilt} phases and "
+              f"was rebuilt from diplomacy's game each time)")
 
 
 if __name__ == "__main__":
