@@ -4,7 +4,8 @@ The workers are started with ``spawn`` (a fresh interpreter each, safe
 whatever threads the parent runs, e.g. a progress bar's, and the same on every
 platform) and ignore SIGINT: a Ctrl-C at the terminal reaches the whole
 process group, and it is the parent's to decide what happens (keep what was
-written, stop the workers). Results come back as each batch finishes, in no
+written, stop the workers). Each tunes its garbage collector
+(:func:`~standoff.selfplay.games.tune_worker_gc`). Results come back as each batch finishes, in no
 particular order; a game's index says which it is.
 """
 
@@ -14,7 +15,7 @@ import multiprocessing
 import signal
 from collections.abc import Callable, Generator
 
-from .games import BatchResult, play_batch
+from .games import BatchResult, play_batch, tune_worker_gc
 from .plan import SelfPlay, SelfPlayError
 
 #: how often the parent looks whether it was asked to stop, in seconds
@@ -25,8 +26,10 @@ def never() -> bool:
     return False
 
 
-def _ignore_sigint() -> None:
+def _start_worker() -> None:
+    """A worker ignores SIGINT (the parent decides) and tunes its collector."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    tune_worker_gc()
 
 
 def _play(job: tuple[SelfPlay, int, int, bool]) -> BatchResult:
@@ -48,7 +51,7 @@ def run_local(settings: SelfPlay, workers: int, keep: bool = True,
 def _results(jobs: list[tuple[SelfPlay, int, int, bool]], workers: int,
              stop: Callable[[], bool]) -> Generator[BatchResult, None, None]:
     pool = multiprocessing.get_context("spawn").Pool(min(workers, len(jobs)),
-                                                      initializer=_ignore_sigint)
+                                                      initializer=_start_worker)
     try:
         results = pool.imap_unordered(_play, jobs)
         for _ in jobs:

@@ -14,11 +14,12 @@ process had already started is used as it is and left running.
 
 from __future__ import annotations
 
+import gc
 import importlib
 from collections.abc import Callable, Generator
 from typing import Any
 
-from .games import BatchResult, play_batch
+from .games import WORKER_GC_THRESHOLDS, BatchResult, play_batch, tune_worker_gc
 from .local import POLL, never
 from .plan import SelfPlay, SelfPlayError
 
@@ -30,6 +31,14 @@ def _ray() -> Any:
     except ImportError:
         raise SelfPlayError("the Ray backend needs the 'ray' extra: "
                             "pip install 'standoff[ray]'") from None
+
+
+def _play_on_ray(settings: SelfPlay, first: int, count: int, keep: bool) -> BatchResult:
+    """A Ray task: :func:`play_batch` in a Ray worker (its collector tuned once:
+    the worker process is Ray's, kept for task after task)."""
+    if gc.get_threshold() != WORKER_GC_THRESHOLDS:
+        tune_worker_gc()
+    return play_batch(settings, first, count, keep)
 
 
 def run_ray(settings: SelfPlay, workers: int, keep: bool = True,
@@ -51,7 +60,7 @@ def _results(ray: Any, settings: SelfPlay, workers: int, keep: bool,
     if started:
         ray.init(address=address, num_cpus=None if address else workers,
                  include_dashboard=False, log_to_driver=False, logging_level="error")
-    task = ray.remote(num_cpus=1, max_retries=0)(play_batch)
+    task = ray.remote(num_cpus=1, max_retries=0)(_play_on_ray)
     pending = [task.remote(settings, first, count, keep) for first, count in settings.batches()]
     try:
         while pending:
