@@ -253,27 +253,45 @@ class Board:
         no two seas on it touch unless consecutive (an induced path). The search
         is over occupied seas only, so it stays small.
         """
-        found: set[str] = set()
+        return frozenset(self._routes(src, fleets, dst).get(dst, ()))
+
+    def convoy_routes(self, src: str, fleets: Container[str]) -> dict[str, set[str]]:
+        """:meth:`convoy_route_seas` for every destination at once (coastal
+        provinces with a route): one search instead of one per destination, for
+        the legal orders of an army that fleets could carry anywhere."""
+        return self._routes(src, fleets, None)
+
+    def _routes(self, src: str, fleets: Container[str], dst: str | None
+                ) -> dict[str, set[str]]:
+        found: dict[str, set[str]] = {}
         path: list[str] = []
         for first in self.neighbours[src]:
             self._extend_route(first, src, dst, fleets, path, found)
-        return frozenset(found)
+        return found
 
-    def _extend_route(self, sea: str, src: str, dst: str, fleets: Container[str],
-                      path: list[str], found: set[str]) -> None:
-        """One step of :meth:`convoy_route_seas`' depth-first search. A method, not
-        a closure: a recursive inner function refers to itself, so every call
-        left a reference cycle for the garbage collector (a quarter or more of a
-        self-play run's time went to collecting them)."""
+    def _extend_route(self, sea: str, src: str, dst: str | None, fleets: Container[str],
+                      path: list[str], found: dict[str, set[str]]) -> None:
+        """One step of the depth-first search over induced paths of fleets from
+        ``src``: to ``dst`` (stopping at the first sea that touches it), or to
+        every coastal province (a path counts for a province its last sea, and
+        no other, touches). A method, not a closure: a recursive inner function
+        refers to itself, so every call left a reference cycle for the garbage
+        collector (a quarter or more of a self-play run's time went to
+        collecting them)."""
         near = self.neighbours
         if sea in path or sea not in fleets or not self.provinces[sea].convoys:
             return
         if path and (src in near[sea] or any(sea in near[p] for p in path[:-1])):
             return
         path.append(sea)
-        if dst in near[sea]:
-            found.update(path)
+        if dst is not None and dst in near[sea]:
+            found.setdefault(dst, set()).update(path)
         else:
+            if dst is None:
+                for p in near[sea]:
+                    if p != src and self.provinces[p].terrain is Terrain.COAST and \
+                            not any(p in near[q] for q in path[:-1]):
+                        found.setdefault(p, set()).update(path)
             for nxt in near[sea]:
                 self._extend_route(nxt, src, dst, fleets, path, found)
         path.pop()

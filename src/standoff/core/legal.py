@@ -52,6 +52,7 @@ LegalOrders = dict[str, dict[str, list[Order]]]
 #: random player prefers those): a movement phase's menu lists them in segments
 Segment = tuple[Sequence[Order], bool]
 Menu = dict[str, dict[str, list[Segment]]]
+ConvoyTable = tuple[tuple[str, frozenset[str], frozenset[str]], ...]
 
 
 def legal_orders(position: Position, options: Options = DEFAULT,
@@ -140,9 +141,9 @@ def _pick(rng: random.Random, segments: list[Segment], move_bias: float) -> Orde
     raise AssertionError("an index within the total is within a segment")
 
 
-def _convoy_table(board: Board, fleets: frozenset[str], src: str
-                  ) -> tuple[tuple[str, frozenset[str]], ...]:
-    """(destination, seas needed by some route) for an army convoyed from ``src``."""
+def _convoy_table(board: Board, fleets: frozenset[str], src: str) -> ConvoyTable:
+    """(destination, seas needed by some route, the seas among them some route
+    avoids) for an army convoyed from ``src``."""
     if not board.is_coastal(src):
         return ()
     seas = board.convoy_seas_from(src, fleets)
@@ -150,19 +151,17 @@ def _convoy_table(board: Board, fleets: frozenset[str], src: str
 
 
 @lru_cache(maxsize=32768)
-def _convoy_routes(board: Board, seas: frozenset[str], src: str
-                   ) -> tuple[tuple[str, frozenset[str]], ...]:
+def _convoy_routes(board: Board, seas: frozenset[str], src: str) -> ConvoyTable:
     """:func:`_convoy_table` given the fleets a chain links to ``src``: every
     route runs through those alone, so the table is memoised by them rather
     than by every fleet on the board (a fleet moving elsewhere on the map then
     leaves the memo valid: in self-play most lookups hit it)."""
-    dests = {p for s in seas for p in board.neighbours[s]
-             if p != src and board.is_coastal(p)}
     out = []
-    for d in sorted(dests):
-        route = board.convoy_route_seas(src, d, seas)
-        if route:
-            out.append((d, route))
+    for d, route in sorted(board.convoy_routes(src, seas).items()):
+        # the seas a route avoiding them exists for (DATC 6.D.31: a fleet may
+        # support a convoyed attack only if it is not needed for every route)
+        spare = frozenset(s for s in route if board.sea_path_exists(src, d, seas, s))
+        out.append((d, frozenset(route), spare))
     return tuple(out)
 
 
@@ -182,7 +181,7 @@ class _UnitMenu:
     the supports it could give that unit (ignoring convoys). A movement phase
     then only looks up which of those places hold a unit."""
 
-    __slots__ = ("army_targets", "fleet_targets", "nearby", "own")
+    __slots__ = ("army_targets", "fleet_targets", "nearby", "own", "reach")
 
     def __init__(self, board: Board, unit: UnitType, loc: str) -> None:
         links = board.army_links if unit is UnitType.ARMY else board.fleet_links
@@ -197,6 +196,8 @@ class _UnitMenu:
         nearby: set[str] = set()
         reach_of = {UnitType.ARMY: board.army_reach, UnitType.FLEET: board.fleet_reach}
         mine = reach_of[unit].get(loc, frozenset())
+        #: the provinces this unit reaches, in order
+        self.reach: tuple[str, ...] = tuple(sorted(mine))
         prov = province_of(loc)
         if prov not in board.high_seas:  # fleets on a high sea cannot support (1939 IV 5.2)
             for t, table in reach_of.items():
@@ -251,9 +252,9 @@ def _movement_menu(board: Board, v: Variant, position: Position) -> Menu:
     units = tuple(u for u in position.units if u.power != neutral) if neutral \
         else position.units
     # convoy routes: the only part that depends on where other fleets stand
-    convoys: dict[str, tuple[tuple[str, frozenset[str]], ...]] = {}
+    convoys: dict[str, ConvoyTable] = {}
     convoy_jobs: dict[str, list[tuple[str, str]]] = {}
-    by_convoy_only: dict[str, list[tuple[Unit, frozenset[str]]]] = {}
+    by_convoy_only: dict[str, list[tuple[Unit, frozenset[str], frozenset[str]]]] = {}
     if fleets:
         for u in units:
             if u.type is UnitType.ARMY:
@@ -261,11 +262,11 @@ def _movement_menu(board: Board, v: Variant, position: Position) -> Menu:
                 table = _convoy_table(board, fleets, src)
                 convoys[u.location] = table
                 land = board.army_reach.get(u.location, frozenset())
-                for d, seas in table:
+                for d, seas, spare in table:
                     for sea in seas:
                         convoy_jobs.setdefault(sea, []).append((src, d))
                     if d not in land:
-                        by_convoy_only.setdefault(d, []).append((u, seas))
+                        by_convoy_only.setdefault(d, []).append((u, seas, spare))
     at = position._at  # province -> the unit there
     out: Menu = {}
     for u in units:
@@ -275,7 +276,8 @@ def _movement_menu(board: Board, v: Variant, position: Position) -> Menu:
         routes = convoys.get(loc)
         if routes:
             adjacent = board.army_links.get(loc, frozenset())
-            segments.append(([_order(Move, t, loc, d, d in adjacent) for d, _ in routes], True))
+            segments.append(([_order(Move, t, loc, d, d in adjacent) for d, _, _ in routes],
+                             True))
         for q in menu.nearby:
             other = at.get(q)
             if other is not None:
@@ -286,13 +288,12 @@ def _movement_menu(board: Board, v: Variant, position: Position) -> Menu:
                     segments.extend(supports)
         prov = province_of(loc)
         if by_convoy_only:
-            reach = (board.army_reach if t is UnitType.ARMY else board.fleet_reach).get(loc, ())
             extra: list[Order] = []
-            for p in sorted(reach):
-                for m, seas in by_convoy_only.get(p, ()):
+            for p in menu.reach:
+                for m, seas, spare in by_convoy_only.get(p, ()):
                     mprov = province_of(m.location)
                     if mprov == prov or (t is UnitType.FLEET and prov in seas
-                                         and not board.sea_path_exists(mprov, p, fleets, prov)):
+                                         and prov not in spare):
                         continue  # the supporter is a sea the only route needs (6.D.31)
                     extra.append(_order(SupportMove, t, loc, m.type, mprov, p))
             if extra:
