@@ -31,12 +31,13 @@ from .saved_game import (
     read_saved_games,
     saved_game_from_dict,
     saved_games_from_text,
+    state_from_dict,
 )
 
 __all__ = [
     "CAUSES", "RULES", "UNEXPLAINED", "Cause", "Difference", "Disagreement", "MilaError",
     "MilaGame", "MilaPhase", "MilaState", "Replay", "State", "classify", "mila_order",
     "position_from_state", "read_saved_games", "replay", "saved_game_from_dict",
-    "saved_games_from_text", "state_of_mila", "state_of_position", "to_saved_game",
-    "variant_for",
+    "saved_games_from_text", "state_from_dict", "state_of_mila", "state_of_position",
+    "to_saved_game", "variant_for",
 ]

@@ -10,8 +10,10 @@ where the standoff game stood (``benchmarks/mila_interop.py`` checks both).
 
 MILA's order notation differs from standoff's canonical one in a few words:
 ``A PAR B`` (standoff ``BUILD A PAR``), ``A PAR D`` for a removal,
-``A LON - NWY VIA`` (standoff ``... VIA CONVOY``), and a supported move's
-destination without its coast. Timestamps count phases instead of clock
+``A LON - NWY VIA`` (standoff ``... VIA CONVOY``), a supported unit with its
+coast and a supported move's destination without one. A ``WAIVE`` is left out,
+as MILA leaves it out of its own records (and pydipcc cannot read it): a build
+not made is the same game either way. Timestamps count phases instead of clock
 microseconds and the Zobrist hash (MILA recomputes it on load) is ``"0"``, so
 one game always exports to the same text.
 """
@@ -79,7 +81,7 @@ def _phase(index: int, pos: Position, orders: Any, done: PhaseRecord | None, v: 
     name = name or pos.phase.name(v.calendar)
     given: dict[str, list[str]] = {mila_power(v, p): [] for p in v.powers}
     for p, os in orders.items():
-        given[mila_power(v, p)] = [mila_order(o, pos) for o in os]
+        given[mila_power(v, p)] = [mila_order(o, pos) for o in os if not isinstance(o, Waive)]
     return {"name": name, "state": mila_state(pos, v, name, index, game_id, rules),
             "orders": given, "results": _results(done, pos) if done else {},
             "messages": []}
@@ -135,9 +137,9 @@ def _results(done: PhaseRecord, pos: Position) -> dict[str, list[str]]:
     if pos.phase.kind is PhaseKind.MOVEMENT:
         out = {f"{u.type.value} {u.location.upper()}": [] for u in pos.units}
     for r in done.results:
-        if r.order is None:
+        if r.order is None or isinstance(r.order, Waive):
             continue
-        key = "WAIVE" if isinstance(r.order, Waive) else _unit_text(r.order, pos)
+        key = _unit_text(r.order, pos)
         words = list(_words(r))
         out[key] = out.get(key, []) + [w for w in words if w not in out.get(key, [])]
     return out

@@ -134,6 +134,19 @@ def _phase(data: Any, at: str) -> MilaPhase:
     state = data.get("state")
     if not isinstance(state, dict):
         raise MilaError(f"{at}: the phase has no 'state' object")
+    read = state_from_dict(state, at, name)
+    orders = {power: _strings(items or [], f"orders of {power}", at)
+              for power, items in _mapping(data, "orders", at, required=False).items()}
+    results = {str(unit): _strings(items or [], f"results of {unit}", at)
+               for unit, items in _mapping(data, "results", at, required=False).items()}
+    return MilaPhase(name, read, orders, results)
+
+
+def state_from_dict(state: Any, at: str, name: str | None = None) -> MilaState:
+    """One MILA phase state (a saved phase's ``"state"``, or MILA's and pydipcc's
+    ``Game.get_state()``); ``at`` says where it is from, for messages."""
+    if not isinstance(state, dict):
+        raise MilaError(f"{at}: a state is a JSON object, not {_kind(state)}")
     units: dict[str, tuple[str, ...]] = {}
     for power, items in _mapping(state, "units", at).items():
         units[power] = tuple(u for u in _strings(items, f"units of {power}", at)
@@ -146,12 +159,7 @@ def _phase(data: Any, at: str) -> MilaPhase:
                            for u, where in dislodged.items()}
     centres = {power: _strings(items, f"centers of {power}", at)
                for power, items in _mapping(state, "centers", at).items()}
-    orders = {power: _strings(items or [], f"orders of {power}", at)
-              for power, items in _mapping(data, "orders", at, required=False).items()}
-    results = {str(unit): _strings(items or [], f"results of {unit}", at)
-               for unit, items in _mapping(data, "results", at, required=False).items()}
-    return MilaPhase(name, MilaState(str(state.get("name", name)), units, retreats, centres),
-                     orders, results)
+    return MilaState(str(state.get("name", name)), units, retreats, centres)
 
 
 def _mapping(data: dict[str, Any], key: str, at: str, required: bool = True
