@@ -1,0 +1,91 @@
+"""A Gymnasium ``Env`` for one learning power; the other powers play a given policy.
+
+The learner's observation and action spaces are its spaces in
+:class:`~standoff.env.DiplomacyParallelEnv` (the same objects). Each step the
+other powers still in the game act through ``opponents``, a :data:`Policy`:
+a callable from an agent's name and observation to its action. The default,
+:class:`RandomPolicy`, gives every unit a uniformly random legal order (as
+``standoff.random_orders`` does), seeded by ``reset(seed=...)``, so a seeded
+episode replays exactly.
+
+The episode ends for the learner when it is eliminated (``terminated``), when
+the game ends (``terminated``), or at ``max_years`` (``truncated``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+from standoff import DEFAULT, Options, Variant, load_variant
+
+from .actions import Actions, ActionTable
+from .parallel import DiplomacyParallelEnv, Observation
+from .rewards import RewardScheme
+
+#: an opponent: (agent, its observation) -> its action
+Policy = Callable[[str, Observation], Any]
+
+
+class RandomPolicy:
+    """Random legal orders: in each slot with a legal order, one of them at random
+    (never "no order" while an order is legal)."""
+
+    def __init__(self, table: ActionTable, seed: int | None = None) -> None:
+        self.table = table
+        self.rng = np.random.default_rng(seed)
+
+    def seed(self, seed: int | None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def __call__(self, agent: str, observation: Observation) -> Actions:
+        flat = np.concatenate(observation["action_mask"])
+        return self.table.random_action(flat, self.rng)
+
+
+class DiplomacyEnv(gymnasium.Env[Observation, Actions]):
+    """One power learns; the others follow ``opponents`` (see the module's docstring)."""
+
+    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012  (Gymnasium's attribute)
+
+    def __init__(self, variant: str | Variant = "standard", power: str | None = None, *,
+                 opponents: Policy | None = None, max_years: int = 50,
+                 rewards: RewardScheme | None = None, max_convoy_fleets: int | None = None,
+                 options: Options = DEFAULT, render_mode: str | None = None) -> None:
+        v = variant if isinstance(variant, Variant) else load_variant(variant)
+        self.game = DiplomacyParallelEnv(v, max_years=max_years, rewards=rewards,
+                                         max_convoy_fleets=max_convoy_fleets, options=options,
+                                         render_mode=render_mode)
+        #: the learning power's id
+        self.power = v.power(power) if power is not None else self.game.possible_agents[0]
+        self.render_mode = render_mode
+        self._random = RandomPolicy(self.game.table)
+        self.opponents: Policy = opponents if opponents is not None else self._random
+        self.observation_space = self.game.observation_space(self.power)
+        self.action_space = self.game.action_space(self.power)
+        self._observations: dict[str, Observation] = {}
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[Observation, dict[str, Any]]:
+        super().reset(seed=seed)
+        self._random.seed(int(self.np_random.integers(2**63)) if seed is not None else None)
+        self._observations, infos = self.game.reset(seed=seed)
+        return self._observations[self.power], infos[self.power]
+
+    def step(self, action: Actions) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+        if self.power not in self.game.agents:
+            raise RuntimeError("the episode is over: call reset() to start another")
+        actions: dict[str, Any] = {self.power: action}
+        for agent in self.game.agents:
+            if agent != self.power:
+                actions[agent] = self.opponents(agent, self._observations[agent])
+        obs, rewards, terminated, truncated, infos = self.game.step(actions)
+        self._observations = obs
+        p = self.power
+        return obs[p], rewards[p], terminated[p], truncated[p], infos[p]
+
+    def render(self) -> str | None:
+        return self.game.render()
