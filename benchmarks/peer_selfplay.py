@@ -141,3 +141,45 @@ def mila_selfplay(games: int, workers: int, seed: int = 1, max_year: int = 1920,
     processes (0: in this process)."""
     _mila_worker()
     return _play(mila_game, games, workers, seed, max_year, move_bias, _mila_worker)
+
+
+def main() -> None:
+    """Run the peers alone: ``python3 benchmarks/peer_selfplay.py [--games N] [--pydipcc DIR]``
+    (in ``.bench-venv``, where ``diplomacy`` is installed; ``selfplay.py`` puts them
+    beside standoff)."""
+    import argparse
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import setup_env
+
+    setup_env.bootstrap(__file__)
+    from peers import add_pydipcc_option, load_pydipcc
+
+    ap = argparse.ArgumentParser(description="random self-play in pydipcc and diplomacy")
+    ap.add_argument("--games", type=int, default=100, help="pydipcc games (default 100)")
+    ap.add_argument("--mila-games", type=int, default=10, help="diplomacy games (default 10)")
+    ap.add_argument("--workers", type=int, nargs="+", default=[0, 2],
+                    help="worker processes, one row each (0: in this process; default 0 2)")
+    ap.add_argument("--max-year", type=int, default=1920)
+    ap.add_argument("--move-bias", type=float, default=0.7)
+    ap.add_argument("--seed", type=int, default=1)
+    add_pydipcc_option(ap)
+    args = ap.parse_args()
+    module = load_pydipcc(args.pydipcc)
+    print(f"random self-play to {args.max_year}, move bias {args.move_bias}; wall clock, "
+          f"worker start included")
+    for w in args.workers:
+        where = "in this process" if w == 0 else f"{w} worker processes"
+        if module is not None:
+            phases, secs = pydipcc_selfplay(args.games, w, Path(str(module.__file__)).parent,
+                                            args.seed, args.max_year, args.move_bias)
+            print(f"  pydipcc    {where:<20} {args.games:>5} games {phases:>8,} phases "
+                  f"{phases / secs:>8,.0f} phases/s")
+        phases, secs = mila_selfplay(args.mila_games, w, args.seed, args.max_year,
+                                     args.move_bias)
+        print(f"  diplomacy  {where:<20} {args.mila_games:>5} games {phases:>8,} phases "
+              f"{phases / secs:>8,.0f} phases/s")
+
+
+if __name__ == "__main__":
+    main()
