@@ -219,8 +219,8 @@ class _UnitMenu:
                         targets[other] = segments
                         nearby.add(oprov)
         #: provinces whose units this unit might support: those it reaches and
-        #: those next to them
-        self.nearby: tuple[str, ...] = tuple(sorted(nearby))
+        #: those next to them (a set: a phase looks up which are occupied)
+        self.nearby: frozenset[str] = frozenset(nearby)
 
 
 @cache
@@ -268,6 +268,7 @@ def _movement_menu(board: Board, v: Variant, position: Position) -> Menu:
                     if d not in land:
                         by_convoy_only.setdefault(d, []).append((u, seas, spare))
     at = position._at  # province -> the unit there
+    occupied = frozenset(at)
     out: Menu = {}
     for u in units:
         loc, t = u.location, u.type
@@ -278,14 +279,12 @@ def _movement_menu(board: Board, v: Variant, position: Position) -> Menu:
             adjacent = board.army_links.get(loc, frozenset())
             segments.append(([_order(Move, t, loc, d, d in adjacent) for d, _, _ in routes],
                              True))
-        for q in menu.nearby:
-            other = at.get(q)
-            if other is not None:
-                targets = menu.fleet_targets if other.type is UnitType.FLEET \
-                    else menu.army_targets
-                supports = targets.get(other.location)
-                if supports is not None:
-                    segments.extend(supports)
+        for q in sorted(menu.nearby & occupied):
+            other = at[q]
+            targets = menu.fleet_targets if other.type is UnitType.FLEET else menu.army_targets
+            supports = targets.get(other.location)
+            if supports is not None:
+                segments.extend(supports)
         prov = province_of(loc)
         if by_convoy_only:
             extra: list[Order] = []
