@@ -25,6 +25,7 @@ import sys
 from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import cache
 
 from .errors import VariantError
 
@@ -307,8 +308,8 @@ class Board:
                     stack.append(nxt)
         return seen
 
-    def _sea_neighbours(self, province: str) -> list[str]:
-        return [p for p in self.neighbours[province] if self.provinces[p].convoys]
+    def _sea_neighbours(self, province: str) -> tuple[str, ...]:
+        return _sea_neighbours(self, province)
 
     def locations_of(self, province: str) -> tuple[str, ...]:
         """The standable locations of a province: its coasts, or itself."""
@@ -318,6 +319,13 @@ class Board:
     def can_enter(self, src: str, dst: str) -> bool:
         """False on a strike-only link (attack and support only)."""
         return (src, dst) not in self.strike_only
+
+
+@cache
+def _sea_neighbours(board: Board, province: str) -> tuple[str, ...]:
+    """The neighbours of ``province`` a convoy can pass through: asked for every
+    step of every convoy search, and fixed by the map."""
+    return tuple(p for p in board.neighbours[province] if board.provinces[p].convoys)
 
 
 def _fleet_can_stand(provs: Mapping[str, Province], loc: str) -> bool:

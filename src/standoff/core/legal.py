@@ -157,10 +157,13 @@ def _convoy_routes(board: Board, seas: frozenset[str], src: str) -> ConvoyTable:
     than by every fleet on the board (a fleet moving elsewhere on the map then
     leaves the memo valid: in self-play most lookups hit it)."""
     out = []
+    land = board.army_reach.get(src, frozenset())
     for d, route in sorted(board.convoy_routes(src, seas).items()):
-        # the seas a route avoiding them exists for (DATC 6.D.31: a fleet may
-        # support a convoyed attack only if it is not needed for every route)
-        spare = frozenset(s for s in route if board.sea_path_exists(src, d, seas, s))
+        # for a destination only a convoy reaches, the seas some route avoids
+        # (DATC 6.D.31: a fleet may support a convoyed attack only if it is not
+        # needed for every route)
+        spare = frozenset() if d in land else \
+            frozenset(s for s in route if board.sea_path_exists(src, d, seas, s))
         out.append((d, frozenset(route), spare))
     return tuple(out)
 
