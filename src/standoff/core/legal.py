@@ -125,14 +125,13 @@ def _pick(rng: random.Random, segments: list[Segment], move_bias: float) -> Orde
     """``rng.choice`` over the concatenated segments (or, with ``move_bias``'s
     chance, over their board-changing orders only), drawing from ``rng``
     exactly as that call on the flattened list would."""
-    active = False
-    if move_bias and any(changes and seg for seg, changes in segments):
-        active = rng.random() < move_bias
-    total = 0
+    total = changing = 0
     for seg, changes in segments:
-        if changes or not active:
-            total += len(seg)
-    i = rng.choice(range(total))
+        total += len(seg)
+        if changes:
+            changing += len(seg)
+    active = bool(move_bias) and changing > 0 and rng.random() < move_bias
+    i = rng.choice(range(changing if active else total))
     for seg, changes in segments:
         if changes or not active:
             if i < len(seg):
