@@ -77,6 +77,9 @@ Actions: TypeAlias = npt.NDArray[np.int64]
 
 #: the phase kinds
 KINDS = (PhaseKind.MOVEMENT, PhaseKind.RETREAT, PhaseKind.ADJUSTMENT)
+#: orders remembered by identity per slot (bounded: retreats and removals are new
+#: objects every phase)
+_SEEN_PER_SLOT = 4096
 #: the one waive there is (every WAIVE is equal to it)
 _WAIVE = Waive(None, "")
 
@@ -137,6 +140,13 @@ class ActionTable:
         self._no_order = np.zeros(self.size, dtype=bool)
         self._no_order[self.offsets] = True
         self._slot_of = np.repeat(np.arange(len(sizes)), sizes)
+        ends = self.offsets + sizes
+        self._bounds = [(int(a), int(b)) for a, b in zip(self.offsets, ends, strict=True)]
+        # per slot: id(order) -> (order, flat position), for the order objects the
+        # generator hands out again and again (it shares them from its memo tables):
+        # an identity check instead of hashing an order's fields, which is most of
+        # the cost of a mask. The order is kept, so its id cannot be reused.
+        self._seen: list[dict[int, tuple[Order, int]]] = [{} for _ in slots]
 
     def mask(self, legal: Mapping[str, Sequence[Order]]) -> tuple[Mask, int]:
         """The flat mask (every slot's "no order" set) of one power's legal orders
@@ -145,27 +155,48 @@ class ActionTable:
         flat = np.zeros(self.size, dtype=np.int8)
         flat[self.offsets] = 1
         outside = 0
+        on: list[int] = []
         for loc, orders in legal.items():
             slot = self.slot_index.get(loc)
             if slot is None:
                 outside += len(orders)
                 continue
-            table = self.index[slot]
-            base = int(self.offsets[slot])
+            seen = self._seen[slot]
             for o in orders:
-                k = table.get(o)
+                hit = seen.get(id(o))
+                if hit is not None and hit[0] is o:
+                    on.append(hit[1])
+                    continue
+                k = self.index[slot].get(o) or self.index[slot].get(_canonical(o))
                 if k is None:
-                    k = table.get(_canonical(o))
-                    if k is None:
-                        outside += 1
-                        continue
-                flat[base + k] = 1
+                    outside += 1
+                    continue
+                pos = self._bounds[slot][0] + k
+                if len(seen) < _SEEN_PER_SLOT:
+                    seen[id(o)] = (o, pos)
+                on.append(pos)
+        flat[on] = 1
         return flat, outside
+
+    def encode(self, orders: Mapping[str, Order]) -> Actions:
+        """The action giving ``orders``, one per location keyed as ``legal_orders``
+        keys them (a build and a WAIVE under the site's province, a PERMIT under
+        its canal): to replay recorded games or script an opponent. An order the
+        space cannot name is a ValueError."""
+        action = np.zeros(len(self.nvec), dtype=np.int64)
+        for loc, order in orders.items():
+            slot = self.slot_index.get(loc)
+            k = None if slot is None else (
+                self.index[slot].get(order) or self.index[slot].get(_canonical(order)))
+            if slot is None or k is None:
+                raise ValueError(f"no action gives {order} at {loc.upper()}")
+            action[slot] = k
+        return action
 
     def split(self, flat: Mask) -> tuple[Mask, ...]:
         """The flat mask as one array per slot (views), as ``MultiDiscrete.sample``
         and the PettingZoo convention take it."""
-        return tuple(np.split(flat, self.offsets[1:]))
+        return tuple([flat[a:b] for a, b in self._bounds])
 
     def orders(self, action: Actions, flat: Mask, kind: PhaseKind) -> list[Order]:
         """The orders an action gives, in slot order: the chosen entries the mask

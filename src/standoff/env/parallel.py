@@ -19,7 +19,7 @@ unit holds, as the judge treats an illegal order), so any action in the space,
 The game is a ``standoff.GameRecord`` moved on by ``submit_orders`` and
 ``process_phase``, as every other front end moves it; :attr:`record` is the
 game so far (its history holds every phase's orders and results). An agent
-leaves ``agents`` when it is eliminated (no units and no centres:
+leaves ``agents`` when it is eliminated (no units, none dislodged, no centres:
 ``terminations``); all leave when the victory rule ends the game
 (``terminations``), or at the ``max_years`` the caller sets (``truncations``).
 
@@ -44,6 +44,7 @@ from standoff import (
     Options,
     Order,
     PhaseKind,
+    Position,
     Remove,
     Variant,
     Waive,
@@ -52,7 +53,6 @@ from standoff import (
     load_variant,
     process_phase,
     submit_orders,
-    surviving_powers,
 )
 
 from .actions import Actions, ActionTable, Mask, action_table
@@ -110,15 +110,24 @@ class DiplomacyParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo shi
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, Observation], dict[str, dict[str, Any]]]:
-        """A new game at the variant's opening position. ``seed`` seeds the action
-        spaces' samplers (agent ``i`` gets ``seed + i``); the game itself has no
-        chance in it."""
+        """A new game at the variant's opening position, or at
+        ``options["position"]`` (a :class:`standoff.Position` of this variant: a
+        curriculum, a test; its powers without units or centres are out). ``seed``
+        seeds the action spaces' samplers (agent ``i`` gets ``seed + i``); the game
+        itself has no chance in it."""
         if seed is not None:
             for i, agent in enumerate(self.possible_agents):
                 self._action_spaces[agent].seed(seed + i)
                 self._observation_spaces[agent].seed(seed + i)
-        self.record = GameRecord.new(self.variant, self.options)
-        self.agents = list(self.possible_agents)
+        position = (options or {}).get("position")
+        if position is None:
+            self.record = GameRecord.new(self.variant, self.options)
+        elif isinstance(position, Position) and position.variant == self.variant.name:
+            self.record = GameRecord(self.variant, self.options, position)
+        else:
+            raise ValueError(f"options['position'] must be a Position of {self.variant.name}")
+        alive = _alive(self.record.position)
+        self.agents = [a for a in self.possible_agents if a in alive]
         return self._observe(self.agents)
 
     def step(self, actions: dict[str, Any]) -> tuple[
@@ -155,7 +164,7 @@ class DiplomacyParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo shi
         elif record.position.phase.year - self.variant.start.year >= self.max_years:
             truncated = dict.fromkeys(playing, True)
         else:
-            alive = set(surviving_powers(record))
+            alive = _alive(record.position)
             terminated = {a: a not in alive for a in playing}
         self.agents = [a for a in playing if not (terminated[a] or truncated[a])]
         observations, infos = self._observe(playing)
@@ -227,6 +236,13 @@ def board_text(record: GameRecord) -> str:
     if record.outcome is not None:
         lines.append(f"over: {record.winner or 'no winner'}")
     return "\n".join(lines)
+
+
+def _alive(position: Position) -> set[str]:
+    """The powers still in the game: with units, dislodged units awaiting their
+    retreat, or centres."""
+    return {u.power for u in position.units} | {d.unit.power for d in position.dislodged} \
+        | set(position.centres.values())
 
 
 def _allowance(orders: list[Order], due: int) -> list[Order]:
