@@ -198,8 +198,8 @@ class _UnitMenu:
         nearby: set[str] = set()
         reach_of = {UnitType.ARMY: board.army_reach, UnitType.FLEET: board.fleet_reach}
         mine = reach_of[unit].get(loc, frozenset())
-        #: the provinces this unit reaches, in order
-        self.reach: tuple[str, ...] = tuple(sorted(mine))
+        #: the provinces this unit reaches
+        self.reach: frozenset[str] = mine
         prov = province_of(loc)
         if prov not in board.high_seas:  # fleets on a high sea cannot support (1939 IV 5.2)
             for t, table in reach_of.items():
@@ -290,8 +290,8 @@ def _movement_menu(board: Board, v: Variant, position: Position) -> Menu:
         prov = province_of(loc)
         if by_convoy_only:
             extra: list[Order] = []
-            for p in menu.reach:
-                for m, seas, spare in by_convoy_only.get(p, ()):
+            for p in sorted(menu.reach.intersection(by_convoy_only)):
+                for m, seas, spare in by_convoy_only[p]:
                     mprov = province_of(m.location)
                     if mprov == prov or (t is UnitType.FLEET and prov in seas
                                          and prov not in spare):
