@@ -211,9 +211,12 @@ def main() -> None:
     print(f"legal-order generation, {args.games} games of {BENCH.name}; standoff: "
           f"{standoff.BUILD}")
     pydipcc = load_pydipcc(args.pydipcc)
-    games = json.loads(BENCH.read_text())["games"][: args.games]
-    replay(games[:1], pydipcc, 1)  # warm-up: every engine's code and tables loaded
-    rows, rebuilt = replay(games, pydipcc, args.repeat)
+    recorded = json.loads(BENCH.read_text())["games"]
+    # warm-up: every engine's code and tables loaded, on the file's last game (not
+    # among those measured unless --games takes them all), so no position measured
+    # has been seen by standoff's process-wide memos (convoy routes, order values)
+    replay(recorded[-1:], pydipcc, 1)
+    rows, rebuilt = replay(recorded[: args.games], pydipcc, args.repeat)
     report(rows, pydipcc is not None)
     if rebuilt:
         print(f"  (pydipcc reached another position than diplomacy after {rebuilt} phases and "
