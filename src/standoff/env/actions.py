@@ -93,18 +93,16 @@ def _canonical(order: Order) -> Order:
     return order
 
 
-def _meaning(entry: Order, kind: PhaseKind) -> Order | None:
-    """What a vocabulary entry orders in a phase of ``kind`` (None: nothing there)."""
-    adjustment = isinstance(entry, (Remove, Build, Waive))
-    if kind is PhaseKind.ADJUSTMENT:
-        return entry if adjustment else None
-    if kind is PhaseKind.MOVEMENT:
-        return None if adjustment else entry
-    if isinstance(entry, Move) and not entry.via_convoy:
-        return Retreat(entry.unit, entry.location, entry.dest)
+def _meanings(entry: Order) -> tuple[Order | None, Order | None, Order | None]:
+    """What a vocabulary entry orders in a movement, a retreat and an adjustment
+    phase (None: nothing there)."""
     if isinstance(entry, Remove):
-        return Disband(entry.unit, entry.location)
-    return None
+        return None, Disband(entry.unit, entry.location), entry
+    if isinstance(entry, (Build, Waive)):
+        return None, None, entry
+    if isinstance(entry, Move) and not entry.via_convoy:
+        return entry, Retreat(entry.unit, entry.location, entry.dest), None
+    return entry, None, None
 
 
 class ActionTable:
@@ -134,9 +132,10 @@ class ActionTable:
         self.index: list[dict[Order, int]] = [
             {o: k + 1 for k, o in enumerate(v)} for v in vocabulary]
         # flat position -> the order it means, per phase kind (None: no order)
+        meanings = [m for vocab in vocabulary
+                    for m in ((None, None, None), *(_meanings(e) for e in vocab))]
         self.decode: dict[PhaseKind, list[Order | None]] = {
-            kind: [o for vocab in vocabulary for o in (None, *(_meaning(e, kind) for e in vocab))]
-            for kind in KINDS}
+            kind: [m[i] for m in meanings] for i, kind in enumerate(KINDS)}
         self._no_order = np.zeros(self.size, dtype=bool)
         self._no_order[self.offsets] = True
         self._slot_of = np.repeat(np.arange(len(sizes)), sizes)

@@ -118,7 +118,6 @@ class DiplomacyParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo shi
         if seed is not None:
             for i, agent in enumerate(self.possible_agents):
                 self._action_spaces[agent].seed(seed + i)
-                self._observation_spaces[agent].seed(seed + i)
         position = (options or {}).get("position")
         if position is None:
             self.record = GameRecord.new(self.variant, self.options)
