@@ -18,8 +18,11 @@ an adjustment phase a power orders only as many builds or removals as it is
 due, as standoff's random player does (the engines ignore extra ones, but
 pydipcc logs a warning for each).
 
-Each returns ``(phases, seconds)``: phases processed (movement, retreat and
-adjustment alike) and wall-clock seconds. Game i draws from its own
+Each returns ``(phases, wall seconds, processor seconds)``, the shape
+``selfplay.py`` gives standoff's runs in: phases processed (movement, retreat
+and adjustment alike), wall-clock time, and the processor time the games
+took summed over the processes (what a core gives when it is not shared with
+other work, the steadier figure on a busy machine). Game i draws from its own
 generator seeded with (``seed``, i), so a run is repeatable; the peers'
 games are not standoff's (their engines and generators differ), only alike
 in kind and length.
@@ -57,10 +60,12 @@ def _game_rng(seed: int, index: int) -> random.Random:
     return random.Random(f"{seed}:{index}")
 
 
-def pydipcc_game(index: int, seed: int, max_year: int, move_bias: float) -> int:
-    """Play one random pydipcc game; return the phases processed."""
+def pydipcc_game(index: int, seed: int, max_year: int, move_bias: float
+                 ) -> tuple[int, float]:
+    """Play one random pydipcc game; return (phases processed, processor seconds)."""
     import pydipcc  # imported already, untimed: see _pydipcc_worker
 
+    cpu = time.process_time()
     rng = _game_rng(seed, index)
     game = pydipcc.Game()
     phases = 0
@@ -76,13 +81,14 @@ def pydipcc_game(index: int, seed: int, max_year: int, move_bias: float) -> int:
                 game.set_orders(power, picks)
         game.process()
         phases += 1
-    return phases
+    return phases, time.process_time() - cpu
 
 
-def mila_game(index: int, seed: int, max_year: int, move_bias: float) -> int:
-    """Play one random ``diplomacy`` game; return the phases processed."""
+def mila_game(index: int, seed: int, max_year: int, move_bias: float) -> tuple[int, float]:
+    """Play one random ``diplomacy`` game; return (phases processed, processor seconds)."""
     from diplomacy import Game  # AGPL: benchmark environment only
 
+    cpu = time.process_time()
     rng = _game_rng(seed, index)
     game = Game()
     phases = 0
@@ -98,7 +104,7 @@ def mila_game(index: int, seed: int, max_year: int, move_bias: float) -> int:
                 game.set_orders(power.name, picks)
         game.process()
         phases += 1
-    return phases
+    return phases, time.process_time() - cpu
 
 
 def _pydipcc_worker(folder: str) -> None:
@@ -108,23 +114,28 @@ def _pydipcc_worker(folder: str) -> None:
     import pydipcc  # noqa: F401
 
 
-def _play(play: Callable[[int, int, int, float], int], games: int, workers: int, seed: int,
-          max_year: int, move_bias: float, initializer: Callable[..., None] | None = None,
-          initargs: tuple[Any, ...] = ()) -> tuple[int, float]:
+Run = tuple[int, float, float]  # (phases, wall seconds, processor seconds)
+
+
+def _play(play: Callable[[int, int, int, float], tuple[int, float]], games: int,
+          workers: int, seed: int, max_year: int, move_bias: float,
+          initializer: Callable[..., None] | None = None, initargs: tuple[Any, ...] = ()
+          ) -> Run:
     start = time.perf_counter()
     if workers == 0:
-        phases = sum(play(i, seed, max_year, move_bias) for i in range(games))
-        return phases, time.perf_counter() - start
-    n = range(games)
-    with ProcessPoolExecutor(workers, initializer=initializer, initargs=initargs) as pool:
-        phases = sum(pool.map(play, n, [seed] * games, [max_year] * games,
-                              [move_bias] * games, chunksize=max(1, games // (4 * workers))))
-    return phases, time.perf_counter() - start
+        done = [play(i, seed, max_year, move_bias) for i in range(games)]
+    else:
+        with ProcessPoolExecutor(workers, initializer=initializer, initargs=initargs) as pool:
+            done = list(pool.map(play, range(games), [seed] * games, [max_year] * games,
+                                 [move_bias] * games,
+                                 chunksize=max(1, games // (4 * workers))))
+    wall = time.perf_counter() - start
+    return sum(p for p, _ in done), wall, sum(c for _, c in done)
 
 
 def pydipcc_selfplay(games: int, workers: int, folder: Path, seed: int = 1,
-                     max_year: int = 1920, move_bias: float = 0.0) -> tuple[int, float]:
-    """(phases, seconds) of ``games`` random pydipcc games in ``workers`` processes
+                     max_year: int = 1920, move_bias: float = 0.0) -> Run:
+    """(phases, wall s, processor s) of ``games`` random pydipcc games in ``workers`` processes
     (0: in this process); ``folder`` holds ``pydipcc*.so`` (``peers.load_pydipcc``)."""
     _pydipcc_worker(str(folder))
     return _play(pydipcc_game, games, workers, seed, max_year, move_bias,
@@ -136,8 +147,8 @@ def _mila_worker() -> None:
 
 
 def mila_selfplay(games: int, workers: int, seed: int = 1, max_year: int = 1920,
-                  move_bias: float = 0.0) -> tuple[int, float]:
-    """(phases, seconds) of ``games`` random ``diplomacy`` games in ``workers``
+                  move_bias: float = 0.0) -> Run:
+    """(phases, wall s, processor s) of ``games`` random ``diplomacy`` games in ``workers``
     processes (0: in this process)."""
     _mila_worker()
     return _play(mila_game, games, workers, seed, max_year, move_bias, _mila_worker)
@@ -171,14 +182,15 @@ def main() -> None:
     for w in args.workers:
         where = "in this process" if w == 0 else f"{w} worker processes"
         if module is not None:
-            phases, secs = pydipcc_selfplay(args.games, w, Path(str(module.__file__)).parent,
-                                            args.seed, args.max_year, args.move_bias)
+            phases, secs, cpu = pydipcc_selfplay(args.games, w,
+                                                 Path(str(module.__file__)).parent,
+                                                 args.seed, args.max_year, args.move_bias)
             print(f"  pydipcc    {where:<20} {args.games:>5} games {phases:>8,} phases "
-                  f"{phases / secs:>8,.0f} phases/s")
-        phases, secs = mila_selfplay(args.mila_games, w, args.seed, args.max_year,
-                                     args.move_bias)
+                  f"{phases / secs:>8,.0f} phases/s {phases / cpu:>8,.0f} per CPU-s")
+        phases, secs, cpu = mila_selfplay(args.mila_games, w, args.seed, args.max_year,
+                                          args.move_bias)
         print(f"  diplomacy  {where:<20} {args.mila_games:>5} games {phases:>8,} phases "
-              f"{phases / secs:>8,.0f} phases/s")
+              f"{phases / secs:>8,.0f} phases/s {phases / cpu:>8,.0f} per CPU-s")
 
 
 if __name__ == "__main__":
