@@ -7,6 +7,7 @@ centre counts, eliminations, a solo win and a truncation.
 
 from __future__ import annotations
 
+import os
 import random
 import subprocess
 import sys
@@ -49,8 +50,31 @@ def _random_actions(env: DiplomacyParallelEnv, rng: np.random.Generator
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_pettingzoo_parallel_api_test(variant: str) -> None:
+    """PettingZoo's own test, then every observation is in its space (which that
+    test does not check) through a few phases."""
     env = DiplomacyParallelEnv(variant, max_years=YEARS)
     parallel_api_test(env, num_cycles=12)
+    observations, _ = env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for _ in range(4):
+        for agent, obs in observations.items():
+            assert env.observation_space(agent).contains(obs), (variant, agent)
+        observations, *_ = env.step(_random_actions(env, rng))
+
+
+def test_an_action_means_the_same_order_in_every_process() -> None:
+    """The vocabularies do not depend on the order Python iterates sets in
+    (string hashing is randomised per process): a policy trained in one process
+    gives the same orders in another."""
+    code = ("import hashlib; from standoff import load_variant; "
+            "from standoff.env import action_table; "
+            "t = action_table(load_variant('standard'), 1910); "
+            "print(hashlib.sha256(repr([list(map(str, v)) for v in t.vocabulary])"
+            ".encode()).hexdigest())")
+    digests = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              check=True, env={**os.environ, "PYTHONHASHSEED": seed}
+                              ).stdout for seed in ("1", "2")}
+    assert len(digests) == 1
 
 
 def test_gymnasium_check_env() -> None:

@@ -10,10 +10,11 @@ order": the unit holds (retreats: disbands; adjustments: the civil-disorder
 rule), as the judge treats a unit without orders.
 
 A per-slot vocabulary keeps the masks small: a slot lists only the orders of
-a unit standing there (a few dozen; a sea's convoys a few hundred), where one
+a unit standing there (a few dozen; a sea's convoys hundreds), where one
 vocabulary shared by every slot would make each mask as long as all the
 orders of the map. The masks of all slots together are as long as the
-vocabulary (Standard: about 25,000 entries; see ``docs`` in the README).
+vocabularies: Standard's 81 slots have 19,580 actions in all, the largest
+slot (a sea's convoys) 964; the README's table gives every variant's.
 
 One action means one thing in every kind of phase: the entry "A MUN - BOH"
 is the move in a movement phase and the retreat to BOH in a retreat phase,
@@ -37,7 +38,10 @@ A canal owner's PERMIT orders share the canal's slot with the orders of its
 unit there, likewise. NO CONVERT (Sahara) is not offered by the generator, so
 it is not in the space.
 
-The tables are built once per (variant, horizon, route length) and cached.
+Each slot's entries are sorted by kind, then notation, so an action means the
+same order in every process and every run (a trained policy's outputs keep
+their meaning). The tables are built once per (variant, horizon, route
+length) and cached.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ the agents share it without copies):
 * ``home``: (centre provinces, powers): whose home centre it is;
 * ``season``: one-hot over the calendar's seasons (an adjustment phase has its
   year's last season); ``kind``: one-hot movement, retreat, adjustment;
-* ``year``: years since the start, (1,) ``int32``.
+* ``year``: years since the start, (1,) ``int32`` (at most ``max_years``).
 
 Per agent: ``power``, its own one-hot (powers), and ``adjustment``, (1,)
 ``int32``: its builds (positive) or removals (negative) due in an adjustment
@@ -118,8 +118,8 @@ class ObservationEncoder:
         season[position.phase.season] = 1
         kind = np.zeros(len(KINDS), dtype=np.int8)
         kind[KINDS.index(position.phase.kind)] = 1
-        year = np.array([min(position.phase.year - self.variant.start.year, self.max_years)],
-                        dtype=np.int32)
+        since = position.phase.year - self.variant.start.year
+        year = np.array([min(max(since, 0), self.max_years)], dtype=np.int32)
         return {"units": _frozen(units), "dislodged": _frozen(dislodged),
                 "centres": _frozen(centres), "home": _frozen(self.home.copy()),
                 "season": _frozen(season), "kind": _frozen(kind), "year": _frozen(year)}
@@ -133,4 +133,6 @@ class ObservationEncoder:
         """Each power's ``adjustment`` array (all zero outside adjustment phases)."""
         due = adjustment_counts(self.variant, position) \
             if position.phase.kind is PhaseKind.ADJUSTMENT else {}
-        return {p: _frozen(np.array([due.get(p, 0)], dtype=np.int32)) for p in self.powers}
+        bound = self.most_centres  # a position given to reset() could exceed it
+        return {p: _frozen(np.array([min(max(due.get(p, 0), -bound), bound)], dtype=np.int32))
+                for p in self.powers}
