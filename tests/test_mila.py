@@ -19,7 +19,16 @@ from typing import Any
 
 import pytest
 
-from standoff import Game, GameRecord, PhaseKind, Unit, UnitType, random_orders, storage
+from standoff import (
+    Game,
+    GameRecord,
+    Options,
+    PhaseKind,
+    Unit,
+    UnitType,
+    random_orders,
+    storage,
+)
 from standoff.mila import (
     CAUSES,
     MilaError,
@@ -40,6 +49,7 @@ DATA = Path(__file__).resolve().parent / "data" / "mila"
 RANDOM = DATA / "random_games.jsonl"
 SCRIPTED = DATA / "scripted.json"
 BUILD_ANY = DATA / "build_any.json"
+CIVIL_DISORDER = DATA / "civil_disorder.json"
 
 
 def _one(path: Path) -> MilaGame:
@@ -69,7 +79,7 @@ def _played(seed: int, phases: int) -> GameRecord:
 
 def test_reads_json_lines_and_single_games_in_mila_notation() -> None:
     games = read_saved_games(RANDOM)
-    assert [g.id for g in games] == ["random-1", "random-2", "random-3"]
+    assert [g.id for g in games] == ["random-1", "random-4", "random-11"]
     assert [g.source for g in games] == [f"random_games.jsonl:{n}" for n in (1, 2, 3)]
     scripted = _one(SCRIPTED)
     assert scripted.rules == ("NO_PRESS", "POWER_CHOICE")
@@ -101,12 +111,12 @@ def test_positions_are_mila_states_in_standoff_names() -> None:
 def test_random_games_agree_except_the_known_convoy_fallback() -> None:
     """MILA's random play asks for convoys nobody gives: where such an army is ordered
     to an adjacent province, MILA moves it by land and standoff does not (DATC 4.A.3,
-    6.G.8). Every other phase agrees."""
-    for game in read_saved_games(RANDOM):
-        r = replay(game)
-        assert r.compared == len(game.phases) - 1
-        assert [d.cause for d in r.disagreements] == ["convoy-fallback-to-land"], r.report()
-        assert r.agreed == r.compared - 1
+    6.G.8). Every other phase agrees, retreat phases included."""
+    replays = [replay(g) for g in read_saved_games(RANDOM)]
+    assert [r.compared for r in replays] == [14, 14, 14]
+    assert [len(r.disagreements) for r in replays] == [2, 0, 2]
+    causes = {d.cause for r in replays for d in r.disagreements}
+    assert causes == {"convoy-fallback-to-land"}
 
 
 def test_scripted_game_convoy_retreat_builds_agree_and_6g8_is_reported() -> None:
@@ -158,12 +168,33 @@ def test_unknown_rule_is_noted() -> None:
 def test_retreat_position_rebuilt_from_mila_lists() -> None:
     """MILA keeps only where each dislodged unit may go; standoff rebuilds the
     attacker's origin and the stand-offs from that (DATC 6.H: retreat rules), exactly."""
-    game = read_saved_games(RANDOM)[2]
-    r = replay(game)
-    [ph] = [p for p in game.phases if p.name.endswith("R")]
-    pos = position_from_state(ph.state, r.variant, game.where(ph.name))
-    assert pos.phase.kind is PhaseKind.RETREAT and pos.dislodged
-    assert state_of_position(pos, r.variant) == state_of_mila(ph.state)
+    rebuilt = []
+    for game in read_saved_games(RANDOM):
+        standard = variant_for(game.rules)
+        for ph in game.phases:
+            if ph.name.endswith("R"):
+                pos = position_from_state(ph.state, standard, game.where(ph.name))
+                assert pos.phase.kind is PhaseKind.RETREAT and pos.dislodged
+                assert state_of_position(pos, standard) == state_of_mila(ph.state)
+                rebuilt.append(ph.name)
+    assert rebuilt == ["S1902R", "S1905R"]
+
+
+def test_civil_disorder_removals_are_a_rule_option() -> None:
+    """Italy must remove a unit and sends no orders: MILA removes by the 1982 rulebook
+    (distance to a home centre), standoff by default by the 2023 one (to any owned
+    centre); DATC 4.D.8 leaves it to a rule option. Replayed with MILA's choice, the
+    phase agrees."""
+    game = _one(CIVIL_DISORDER)
+    [d] = replay(game).disagreements
+    assert d.phase == "W1901A"
+    assert d.lines == ("units: MILA only ITALY A PIE; standoff only ITALY F TYS",)
+    assert d.cause == "civil-disorder-removals-1982"
+    [cause] = d.causes
+    assert cause.datc == ("DATC 4.D.8",) and cause.standoff_right is None
+    assert "a rule option" in cause.describe()
+    again = replay(game, Options(civil_disorder="1982"))
+    assert again.compared == 3 and not again.disagreements
 
 
 # -- export and round trips --------------------------------------------------------------------
@@ -294,9 +325,13 @@ def test_cli_import_report_save_and_export(tmp_path: Path) -> None:
     assert r.stdout == "wrote out.json: 7 phases\n"
     [game] = read_saved_games(tmp_path / "out.json")
     assert game.id == "game" and len(game.phases) == 7
+    r = _cli("mila", "import", str(CIVIL_DISORDER), "--option", "civil_disorder=1982",
+             cwd=tmp_path)
+    assert r.stdout == "civil_disorder.json:1: game civil-disorder-0: 3 phases replayed, " \
+                       "3 agree, 0 differ\n"
     r = _cli("mila", "import", str(RANDOM), cwd=tmp_path)
     assert r.returncode == 0 and r.stdout.splitlines()[-1] == \
-        "3 games: 42 phases replayed, 39 agree, 3 differ"
+        "3 games: 42 phases replayed, 38 agree, 4 differ"
 
 
 @pytest.mark.parametrize(("args", "message", "code"), [
@@ -304,6 +339,7 @@ def test_cli_import_report_save_and_export(tmp_path: Path) -> None:
     (("mila", "import", "bad.json"), "error: bad.json:2: not a JSON saved game", 2),
     (("mila", "import", str(RANDOM), "-o", "x.json"), "3 games; -o saves one", 2),
     (("mila", "import", str(RANDOM), "--game", "nope"), "no game with id 'nope'", 2),
+    (("mila", "import", str(SCRIPTED), "--option", "bogus=1"), "unknown option 'bogus'", 2),
     (("mila", "export", "sahara.json", "-o", "x.json"), "variant 'sahara' has no MILA map", 2),
     # not a standoff game file: the saved-game reader's "corrupt game" exit code
     (("mila", "export", "bad.json", "-o", "x.json"), "error: bad.json is not valid JSON", 4),

@@ -23,13 +23,20 @@ It writes:
   with no fleet convoying).
 * ``build_any.json``: a game under MILA's ``BUILD_ANY`` rule in which France
   builds in Spain, a centre that is not a home centre.
+* ``civil_disorder.json``: random play in which a power that must remove units
+  sends no orders, so MILA removes them by its civil-disorder rule (the 1982
+  rulebook's, where standoff's default is the 2023 one: DATC 4.D.8); stopped
+  after the first such winter. The seed is one where the two rules pick
+  different units.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +44,10 @@ from diplomacy import Game  # AGPL: run only in .bench-venv, never imported by s
 from diplomacy.utils.export import to_saved_game_format
 
 ROOT = Path(__file__).resolve().parent.parent
+#: the random games' seeds (4 and 11 play a retreat phase within 14 phases)
+RANDOM_SEEDS = (1, 4, 11)
+#: a seed whose first civil-disorder winter has MILA and standoff remove different units
+CIVIL_DISORDER_SEED = 0
 OUT = ROOT / "tests" / "data" / "mila"
 
 #: phase -> power -> orders of the scripted game (others hold)
@@ -87,6 +98,32 @@ def random_game(seed: int, phases: int) -> dict[str, Any]:
     return saved
 
 
+def civil_disorder_game(seed: int) -> dict[str, Any]:
+    """Random play until a winter in which a power due to remove units has sent no
+    orders (it is in civil disorder), then one more phase."""
+    rng = random.Random(seed)
+    game = Game(game_id=f"civil-disorder-{seed}")
+    while not game.is_game_done:
+        winter = game.get_current_phase().endswith("A")
+        short = winter and any(len(p.units) > len(p.centers) for p in game.powers.values())
+        if short:
+            possible = game.get_all_possible_orders()
+            for name, power in game.powers.items():
+                if len(power.units) <= len(power.centers):
+                    locs = [loc for loc in game.get_orderable_locations(name)
+                            if possible.get(loc)]
+                    due = len(power.centers) - len(power.units)
+                    game.set_orders(name, [rng.choice(possible[loc])
+                                           for loc in rng.sample(locs, min(due, len(locs)))])
+        else:
+            random_orders(game, rng)
+        game.process()
+        if short:
+            break
+    saved: dict[str, Any] = to_saved_game_format(game)
+    return saved
+
+
 def scripted_game(game_id: str, script: list[tuple[str, dict[str, list[str]]]],
                   rules: list[str] | None = None) -> dict[str, Any]:
     game = Game(game_id=game_id) if rules is None else Game(game_id=game_id, rules=rules)
@@ -101,15 +138,28 @@ def scripted_game(game_id: str, script: list[tuple[str, dict[str, list[str]]]],
     return saved
 
 
+def _fixed_hashing() -> None:
+    """MILA lists possible orders from sets, whose order follows string hashing: run
+    with ``PYTHONHASHSEED=0`` so a seed always plays the same game."""
+    if os.environ.get("PYTHONHASHSEED") != "0":
+        os.execve(sys.executable, [sys.executable, *sys.argv],
+                  {**os.environ, "PYTHONHASHSEED": "0"})
+
+
 def main() -> None:
+    _fixed_hashing()
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("-o", "--out", type=Path, default=OUT, help="output folder")
     ap.add_argument("--phases", type=int, default=14, help="phases per random game")
+    ap.add_argument("--civil-disorder-seed", type=int, default=CIVIL_DISORDER_SEED,
+                    help="the seed of civil_disorder.json")
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
-    lines = [json.dumps(random_game(seed, args.phases)) for seed in (1, 2, 3)]
+    lines = [json.dumps(random_game(seed, args.phases)) for seed in RANDOM_SEEDS]
     (args.out / "random_games.jsonl").write_text("\n".join(lines) + "\n")
     (args.out / "scripted.json").write_text(json.dumps(scripted_game("scripted", SCRIPT)) + "\n")
+    (args.out / "civil_disorder.json").write_text(
+        json.dumps(civil_disorder_game(args.civil_disorder_seed)) + "\n")
     rules = ["NO_PRESS", "POWER_CHOICE", "BUILD_ANY"]
     (args.out / "build_any.json").write_text(
         json.dumps(scripted_game("build-any", BUILD_ANY, rules)) + "\n")

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import click
 
-from standoff import StandoffError, storage
+from standoff import Options, StandoffError, storage
 from standoff.mila import Replay, read_saved_games, replay, to_saved_game
 
 from .app import cli, friendly
@@ -34,9 +34,11 @@ def mila() -> None:
 @click.option("-o", "--output", type=click.Path(),
               help="Save the game as a standoff game file (one game only).")
 @click.option("--force", is_flag=True, help="Overwrite the -o file if it exists.")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
+              help="Replay under a rule option, e.g. civil_disorder=1982 (MILA's removals).")
 @friendly
 def import_(game: str, report: bool, as_json: bool, game_id: str | None, output: str | None,
-            force: bool) -> None:
+            force: bool, options: tuple[str, ...]) -> None:
     """Replay a MILA saved game (JSON or JSON lines) through standoff and compare."""
     games = read_saved_games(game)
     if game_id is not None:
@@ -45,7 +47,8 @@ def import_(game: str, report: bool, as_json: bool, game_id: str | None, output:
             raise StandoffError(f"{game}: no game with id {game_id!r}")
     if output is not None and len(games) != 1:
         raise StandoffError(f"{game}: {len(games)} games; -o saves one (choose with --game)")
-    replays = [replay(g) for g in games]
+    rules = Options.parse(list(options))
+    replays = [replay(g, rules) for g in games]
     if as_json:
         click.echo(json.dumps([r.to_dict() for r in replays], indent=1))
     else:

@@ -22,13 +22,14 @@ from __future__ import annotations
 import itertools
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from standoff import (
     DEFAULT,
     Convoy,
     Dislodged,
     Move,
+    Options,
     Order,
     PhaseResult,
     Position,
@@ -61,11 +62,13 @@ class Cause:
     datc: tuple[str, ...]
     #: what those rules say
     ruling: str
-    #: True when the rules side with standoff
-    standoff_right: bool = True
+    #: True when the rules side with standoff, False with MILA, None when they leave
+    #: it to a rule option (standoff's default is the other choice)
+    standoff_right: bool | None = True
 
     def describe(self) -> str:
-        side = "standoff right" if self.standoff_right else "MILA right"
+        side = {True: "standoff right", False: "MILA right",
+                None: "a rule option: both are rulebook choices"}[self.standoff_right]
         return f"{self.mila}; {', '.join(self.datc)}: {self.ruling} ({side})"
 
 
@@ -82,6 +85,8 @@ class Difference:
     standoff_after: State
     result: PhaseResult
     variant: Variant
+    #: the rule options standoff adjudicated the phase with
+    options: Options = DEFAULT
 
     @property
     def lines(self) -> list[str]:
@@ -96,6 +101,7 @@ class Trial:
     orders: dict[str, list[str]]
     #: province -> power: units lent to another power for the trial, given back afterwards
     owner_fix: dict[str, str] = field(default_factory=dict)
+    options: Options = DEFAULT
 
 
 Transform = Callable[[Difference, Trial], "Trial | None"]
@@ -152,7 +158,7 @@ def _fallback_to_land(d: Difference, t: Trial) -> Trial | None:
         elif isinstance(o, Convoy) and (o.target, o.dest) in stuck:
             continue
         new[power].append(text)
-    return Trial(t.position, _mila_names(v, new), t.owner_fix)
+    return Trial(t.position, _mila_names(v, new), t.owner_fix, t.options)
 
 
 def _self_support_dislodges(d: Difference, t: Trial) -> Trial | None:
@@ -181,7 +187,7 @@ def _self_support_dislodges(d: Difference, t: Trial) -> Trial | None:
     fix = dict(t.owner_fix)
     fix.update({prov: frm for prov, (frm, _to) in lend.items()})
     return Trial(Position(pos.variant, pos.phase, tuple(units), pos.centres),
-                 _mila_names(v, new), fix)
+                 _mila_names(v, new), fix, t.options)
 
 
 def _self_support_disrupts(d: Difference, t: Trial) -> Trial | None:
@@ -206,7 +212,7 @@ def _self_support_disrupts(d: Difference, t: Trial) -> Trial | None:
     for power, text, o in parsed:
         if not (isinstance(o, Convoy) and o.province in drop):
             new[power].append(text)
-    return Trial(t.position, _mila_names(v, new), t.owner_fix)
+    return Trial(t.position, _mila_names(v, new), t.owner_fix, t.options)
 
 
 def _self_support_head_to_head(d: Difference, t: Trial) -> Trial | None:
@@ -232,7 +238,19 @@ def _self_support_head_to_head(d: Difference, t: Trial) -> Trial | None:
     for power, text, _o in parsed:
         if (power, text) not in drop:
             new[power].append(text)
-    return Trial(t.position, _mila_names(v, new), t.owner_fix)
+    return Trial(t.position, _mila_names(v, new), t.owner_fix, t.options)
+
+
+def _removals_1982(d: Difference, t: Trial) -> Trial | None:
+    """MILA removes the units of a power that gave too few removal orders by the 1982
+    rulebook's civil-disorder rule (farthest from a home centre, fleets counting by
+    fleet moves); standoff's default is the 2023 rulebook's (farthest from any
+    centre the power owns)."""
+    if t.options.civil_disorder == "1982" or not any(
+            r.reason is Reason.CIVIL_DISORDER for r in d.result.results):
+        return None
+    return Trial(t.position, t.orders, t.owner_fix,
+                 replace(t.options, civil_disorder="1982"))
 
 
 def _all_dislodged(d: Difference, after: Position, disbanded: list[Unit], orders: Orders
@@ -357,6 +375,13 @@ CAUSES: dict[str, Cause] = {c.name: c for c in (
           ("DATC 6.H.9", "4.A.7"),
           "a unit dislodged in a head-to-head battle leaves no stand-off behind, so others "
           "may retreat there", standoff_right=False),
+    Cause("civil-disorder-removals-1982",
+          "MILA removes the units of a power that ordered too few removals by the 1982 "
+          "rulebook (farthest from a home centre, fleets counted along fleet moves)",
+          ("DATC 4.D.8",),
+          "the 2023 rulebook measures to any centre the power owns, standoff's default; "
+          "replay with the option civil_disorder=1982 for MILA's choice",
+          standoff_right=None),
 )}
 
 #: cause name -> counterfactual changing the orders or the position
@@ -365,6 +390,7 @@ TRANSFORMS: dict[str, Transform] = {
     "self-support-dislodges-via-convoy": _self_support_dislodges,
     "self-support-disrupts-convoy": _self_support_disrupts,
     "self-support-in-head-to-head": _self_support_head_to_head,
+    "civil-disorder-removals-1982": _removals_1982,
 }
 #: cause names ("a + b" for both) -> re-derivation of the retreats
 EMULATORS: dict[str, Emulator] = {
@@ -393,18 +419,18 @@ def classify(d: Difference) -> str:
     """Name the MILA behaviour(s) that explain the difference (cause names joined by
     " + "): the smallest set of counterfactuals under which standoff reaches MILA's
     position exactly; ``"unexplained"`` if none does."""
-    base = Trial(d.before, {p: list(o) for p, o in d.orders.items()})
+    base = Trial(d.before, {p: list(o) for p, o in d.orders.items()}, options=d.options)
     applicable = [n for n, fn in TRANSFORMS.items() if fn(d, base) is not None]
     for r in range(len(applicable) + 1):
         for combo in itertools.combinations(applicable, r):
             t = base
             for name in combo:
                 t = TRANSFORMS[name](d, t) or t
-            res = adjudicate(t.position, t.orders, variant=d.variant)
+            res = adjudicate(t.position, t.orders, t.options, variant=d.variant)
             after = _give_back(res.next_position, t.owner_fix)
             gone = [Unit(t.owner_fix.get(u.province, u.power), u.type, u.location)
                     for u in res.disbanded]
-            state = state_of_position(after, d.variant)
+            state = state_of_position(after, d.variant, t.options)
             if combo and not d.mila_after.diff(state):
                 return " + ".join(combo)
             for ename, emulate in EMULATORS.items():

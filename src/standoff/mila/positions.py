@@ -158,11 +158,12 @@ def _with_retreats(pos: Position, state: MilaState, variant: Variant, options: O
     return Position(pos.variant, pos.phase, pos.units, pos.centres, out, frozenset(contested))
 
 
-def retreat_mismatch(pos: Position, state: MilaState, variant: Variant) -> list[str]:
+def retreat_mismatch(pos: Position, state: MilaState, variant: Variant,
+                     options: Options = DEFAULT) -> list[str]:
     """Where the rebuilt retreat position offers other places than MILA recorded
     (places MILA offers that standoff's rules never do, such as an occupied
     province): empty when the rebuild is exact."""
-    mine = state_of_position(pos, variant)
+    mine = state_of_position(pos, variant, options)
     theirs = state_of_mila(state)
     return [] if mine.retreats == theirs.retreats else theirs.diff(mine)
 

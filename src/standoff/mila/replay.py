@@ -24,6 +24,7 @@ from standoff import (
     DEFAULT,
     Disband,
     GameRecord,
+    Options,
     Order,
     Outcome,
     PhaseKind,
@@ -115,8 +116,9 @@ class Replay:
                 "notes": list(self.notes)}
 
 
-def replay(game: MilaGame) -> Replay:
-    """Adjudicate every recorded phase of ``game`` with standoff and compare."""
+def replay(game: MilaGame, options: Options = DEFAULT) -> Replay:
+    """Adjudicate every recorded phase of ``game`` with standoff (under ``options``)
+    and compare."""
     v = variant_for(game.rules)
     notes = rule_notes(game.rules)
     lenient = DONT_SKIP_PHASES in game.rules
@@ -133,45 +135,45 @@ def replay(game: MilaGame) -> Replay:
     for i in range(last + 1):
         ph = phases[i]
         where = game.where(ph.name)
-        before = _position(ph, v, where, carried, notes)
+        before = _position(ph, v, where, carried, notes, options)
         if i == last and phases[-1].name != COMPLETED:
-            return Replay(game, v, GameRecord(v, DEFAULT, before, tuple(history)), len(history),
+            return Replay(game, v, GameRecord(v, options, before, tuple(history)), len(history),
                           found, notes)
         orders = {p: list(items) for p, items in ph.orders.items() if items}
         parsed, bad = read_orders(v, orders)
         notes.extend(f"{ph.name}: {b.power} {b.text!r} unreadable ({b.detail})" for b in bad)
-        result = adjudicate(before, orders, variant=v)
+        result = adjudicate(before, orders, options, variant=v)
         given = {p: tuple(_as_removal(o) if before.phase.kind is PhaseKind.ADJUSTMENT else o
                           for o in os) for p, os in parsed.items()}
         history.append(PhaseRecord(before, given, tuple(result.results), tuple(result.events)))
         after = result.next_position
-        mine = state_of_position(after, v)
+        mine = state_of_position(after, v, options)
         nxt = phases[i + 1]
         theirs = state_of_mila(nxt.state)
         lines = theirs.diff(mine)
         if lenient and lines and lines[0].startswith("phase:") and _empty(nxt):
             lines = lines[1:]
         if lines:
-            d = Difference(ph.name, orders, before, theirs, mine, result, v)
+            d = Difference(ph.name, orders, before, theirs, mine, result, v, options)
             found.append(Disagreement(ph.name, tuple(lines), classify(d)))
         carried = (after, mine)
         if nxt.name == COMPLETED:
             outcome = decide_victory(v, before, after)
             end = position_from_state(_named(nxt, after, v), v, game.where(nxt.name))
-            record = GameRecord(v, DEFAULT, end, tuple(history), outcome=outcome)
+            record = GameRecord(v, options, end, tuple(history), outcome=outcome)
             return Replay(game, v, record, len(history), found, notes)
     raise AssertionError("unreachable: the loop returns at the last phase")
 
 
 def _position(ph: MilaPhase, v: Variant, where: str, carried: tuple[Position, State] | None,
-              notes: list[str]) -> Position:
+              notes: list[str], options: Options) -> Position:
     """The position a phase starts from: MILA's, or standoff's own result when it is
     MILA's position (it knows where each dislodged unit's attacker came from)."""
     if carried is not None and not state_of_mila(ph.state).diff(carried[1]):
         return carried[0]
-    pos = position_from_state(ph.state, v, where)
+    pos = position_from_state(ph.state, v, where, options)
     if pos.phase.kind is PhaseKind.RETREAT:
-        for line in retreat_mismatch(pos, ph.state, v):
+        for line in retreat_mismatch(pos, ph.state, v, options):
             notes.append(f"{ph.name}: retreats not rebuilt exactly from MILA's lists: {line}")
     return pos
 

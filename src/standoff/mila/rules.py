@@ -13,6 +13,11 @@ nothing in the positions a game goes through. Three do, and each is honoured:
 
 ``HOLD_WIN`` and ``SHARED_VICTORY`` change only when a game ends, which the
 replay does not compare. A rule not listed here is reported as unknown.
+
+Whatever its rules, MILA removes the units of a power in civil disorder by the
+1982 rulebook; that is a standoff rule option (``civil_disorder=1982``), not a
+MILA rule, so it is a cause of differences (see :mod:`.differences`) rather than
+something read from the file.
 """
 
 from __future__ import annotations
@@ -30,8 +35,8 @@ RULES: dict[str, str] = {
     DONT_SKIP_PHASES: "empty retreat and adjustment phases played: accepted where standoff "
                       "skips them",
     "NO_CHECK": "orders recorded unchecked: an illegal one is adjudicated as a hold",
-    "CIVIL_DISORDER": "orders defaulted for powers that sent none: holds and removals, as "
-                      "standoff's civil disorder",
+    "CIVIL_DISORDER": "orders defaulted for powers that sent none: holds, and removals by "
+                      "MILA's rule (the cause civil-disorder-removals-1982 where it differs)",
     "HOLD_WIN": "victory held two years: game end only, not compared",
     "SHARED_VICTORY": "several winners at once: game end only, not compared",
     **{r: "no effect on adjudication" for r in (
