@@ -141,6 +141,40 @@ def test_scripted_game_convoy_retreat_builds_agree_and_6g8_is_reported() -> None
     assert convoyed and convoyed[0].success
 
 
+#: the minimal cases of tests/cases/bench/diplomacy_differences.txt, each played by MILA
+#: from the case's position: the cause standoff names for MILA's different result
+DIFFERENCE_CAUSES = {
+    # DATC 4.A.3, 6.G.8: no fallback to the land route
+    "bench: via convoy with no convoy, no land fallback": "convoy-fallback-to-land",
+    "bench: failed via-convoy move does not bounce": "convoy-fallback-to-land",
+    "bench: convoy intent by own fleet, convoy not given, no land fallback":
+        "convoy-fallback-to-land",
+    # DATC 6.D.12; then MILA's retreats after a convoyed attack (4.A.5)
+    "bench: no help to dislodge own unit by a convoyed army":
+        "self-support-dislodges-via-convoy + retreat-anywhere-after-convoy",
+    # DATC 6.D.12 with 6.F
+    "bench: own support on attack on convoying fleet does not disrupt the convoy":
+        "self-support-disrupts-convoy",
+    # DATC 6.E.3, 6.E.15, 5.B
+    "bench: friendly supports in a head-to-head battle": "self-support-in-head-to-head",
+    # DATC 4.A.5, 6.H.11
+    "bench: dislodged by a convoy, retreat still only to empty provinces":
+        "retreat-anywhere-after-convoy",
+}
+
+
+def test_every_known_cause_is_named_on_mila_own_results() -> None:
+    games = read_saved_games(DATA / "differences.jsonl")
+    assert {g.id for g in games} == set(DIFFERENCE_CAUSES)
+    for game in games:
+        r = replay(game)
+        [d] = r.disagreements
+        assert d.phase == game.phases[0].name
+        assert d.cause == DIFFERENCE_CAUSES[game.id], (game.id, d.lines)
+        assert all(c.standoff_right for c in d.causes)
+        assert all(ref.startswith("DATC ") for c in d.causes for ref in c.datc[:1])
+
+
 def test_build_any_rule_is_honoured_and_matters() -> None:
     """MILA's BUILD_ANY lets France build in Spain, not a home centre: replayed on
     Standard with owned-centre builds every phase agrees; the same game read as plain

@@ -23,6 +23,12 @@ It writes:
   with no fleet convoying).
 * ``build_any.json``: a game under MILA's ``BUILD_ANY`` rule in which France
   builds in Spain, a centre that is not a home centre.
+* ``differences.jsonl``: one game per case of
+  ``tests/cases/bench/diplomacy_differences.txt`` (the minimal situations in which
+  MILA departs from DATC 3.0), set up in MILA as the case's starting position,
+  the case's orders given in MILA's notation (written by ``standoff.mila``, so
+  this also checks that MILA accepts our notation) and one phase played by MILA.
+  The only script here that imports standoff: it reads the case file with it.
 * ``civil_disorder.json``: random play in which a power that must remove units
   sends no orders, so MILA removes them by its civil-disorder rule (the 1982
   rulebook's, where standoff's default is the 2023 one: DATC 4.D.8); stopped
@@ -44,6 +50,7 @@ from diplomacy import Game  # AGPL: run only in .bench-venv, never imported by s
 from diplomacy.utils.export import to_saved_game_format
 
 ROOT = Path(__file__).resolve().parent.parent
+DIFFERENCES = ROOT / "tests" / "cases" / "bench" / "diplomacy_differences.txt"
 #: the random games' seeds (4 and 11 play a retreat phase within 14 phases)
 RANDOM_SEEDS = (1, 4, 11)
 #: a seed whose first civil-disorder winter has MILA and standoff remove different units
@@ -124,6 +131,32 @@ def civil_disorder_game(seed: int) -> dict[str, Any]:
     return saved
 
 
+def difference_games() -> list[dict[str, Any]]:
+    """A MILA game for each case of the differences case file (see the module's note)."""
+    from standoff import parse_order
+    from standoff.cases.runner import build_position, read_cases
+    from standoff.mila import mila_order
+
+    out = []
+    for case in read_cases(str(DIFFERENCES)):
+        position, orders, _options, variant = build_position(case)
+        game = Game(game_id=case.id)
+        game.set_current_phase(position.phase.name(variant.calendar))
+        for pid, power in variant.powers.items():
+            game.set_units(power.name.upper(), [str(u) for u in position.units_of(pid)],
+                           reset=True)
+        for pid, texts in orders.items():
+            mila = [mila_order(parse_order(t, variant), position) for t in texts]
+            name = variant.powers[pid].name.upper()
+            game.set_orders(name, mila)
+            if len(game.get_orders(name)) != len(mila):
+                raise SystemExit(f"{case.id}: MILA refused some of {mila}: {game.error}")
+        game.process()
+        saved: dict[str, Any] = to_saved_game_format(game)
+        out.append(saved)
+    return out
+
+
 def scripted_game(game_id: str, script: list[tuple[str, dict[str, list[str]]]],
                   rules: list[str] | None = None) -> dict[str, Any]:
     game = Game(game_id=game_id) if rules is None else Game(game_id=game_id, rules=rules)
@@ -158,6 +191,8 @@ def main() -> None:
     lines = [json.dumps(random_game(seed, args.phases)) for seed in RANDOM_SEEDS]
     (args.out / "random_games.jsonl").write_text("\n".join(lines) + "\n")
     (args.out / "scripted.json").write_text(json.dumps(scripted_game("scripted", SCRIPT)) + "\n")
+    (args.out / "differences.jsonl").write_text(
+        "".join(json.dumps(g) + "\n" for g in difference_games()))
     (args.out / "civil_disorder.json").write_text(
         json.dumps(civil_disorder_game(args.civil_disorder_seed)) + "\n")
     rules = ["NO_PRESS", "POWER_CHOICE", "BUILD_ANY"]
