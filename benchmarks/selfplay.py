@@ -10,7 +10,11 @@ Every game is Standard from the start, one random legal order per unit
 solo or the end of ``--max-year`` (then a draw); game i is seeded from
 (``--seed``, i), so every row plays the very same games and phases. A phase
 is one processed phase (movement, retreat or adjustment), the unit pydipcc's
-self-play figures are given in. Times are best of ``--repeat`` runs: wall
+self-play figures are given in. The ``GameBatch`` rows play batches of eight
+games (``standoff selfplay``'s default), one after another in a process; with
+``--lines`` they also make each game's JSON line, as ``standoff selfplay``
+does (``GameRecord.to_dict`` and ``json.dumps``: not free, see the README).
+Times are best of ``--repeat`` runs: wall
 clock, starting the worker processes included, and, less sensitive to other
 work on a shared machine, the processor seconds the games themselves took.
 
@@ -41,23 +45,24 @@ MOVE_BIAS = 0.7
 
 
 def standoff_selfplay(games: int, workers: int, seed: int = 1, max_year: int = 1920,
-                      batch_size: int = 8) -> tuple[int, float]:
+                      batch_size: int = 8, keep: bool = False) -> tuple[int, float]:
     """(phases played, wall seconds) of ``games`` random games through the batch
-    API, in ``workers`` processes (0: in this process, no pool)."""
-    phases, wall, _ = _selfplay(games, workers, seed, max_year, batch_size)
+    API, in ``workers`` processes (0: in this process, no pool); with ``keep``,
+    each game's JSON line is made too, as ``standoff selfplay`` writes it."""
+    phases, wall, _ = _selfplay(games, workers, seed, max_year, batch_size, keep)
     return phases, wall
 
 
-def _selfplay(games: int, workers: int, seed: int, max_year: int,
-              batch_size: int = 8) -> tuple[int, float, float]:
+def _selfplay(games: int, workers: int, seed: int, max_year: int, batch_size: int = 8,
+              keep: bool = False) -> tuple[int, float, float]:
     """:func:`standoff_selfplay`, and the processor seconds the games took."""
     start, cpu = time.perf_counter(), time.process_time()
     settings = plan(games, "standard", seed, max_year, MOVE_BIAS, batch_size)
     if workers == 0:  # the batches one after another, as a worker plays them
-        phases = sum(play_batch(settings, first, count, keep=False).phases
+        phases = sum(play_batch(settings, first, count, keep).phases
                      for first, count in settings.batches())
         return phases, time.perf_counter() - start, time.process_time() - cpu
-    results = list(run_local(settings, workers, keep=False))
+    results = list(run_local(settings, workers, keep))
     return (sum(r.phases for r in results), time.perf_counter() - start,
             sum(r.cpu_seconds for r in results))
 
@@ -105,6 +110,8 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--workers", type=int, nargs="+", default=[0, 1, 2],
                     help="process counts to measure (0: in this process)")
+    ap.add_argument("--lines", action="store_true",
+                    help="also make each game's JSON line, as standoff selfplay writes it")
     ap.add_argument("--no-baseline", action="store_true",
                     help="skip the record API loop")
     ap.add_argument("--compiled", action="store_true",
@@ -114,7 +121,8 @@ def main() -> None:
         _into_compiled_venv()
     print(f"standoff {standoff.__version__}, {standoff.BUILD}, Python "
           f"{sys.version.split()[0]}, {os.cpu_count()} CPUs; {args.games} Standard games "
-          f"to {args.max_year}, move bias {MOVE_BIAS}, best of {args.repeat}")
+          f"to {args.max_year}, move bias {MOVE_BIAS}, best of {args.repeat}"
+          f"{'; GameBatch rows make JSON lines' if args.lines else ''}")
     rows: list[tuple[str, tuple[int, float, float]]] = []
     if not args.no_baseline:
         rows.append(("record API, one phase at a time, this process",
@@ -124,7 +132,7 @@ def main() -> None:
         where = "this process" if w == 0 else \
             f"{w} worker process{'es' if w > 1 else ''} (collector tuned)"
         rows.append((f"GameBatch, {where}",
-                     _best([_selfplay(args.games, w, args.seed, args.max_year)
+                     _best([_selfplay(args.games, w, args.seed, args.max_year, 8, args.lines)
                             for _ in range(args.repeat)])))
     print(f"  {'':48} {'phases':>8} {'wall s':>7} {'phases/s':>9}   {'per CPU-s':>9}")
     for label, (phases, wall, cpu) in rows:
