@@ -15,7 +15,7 @@ import sys
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
-from pettingzoo.test import parallel_api_test
+from pettingzoo.test import parallel_api_test, parallel_seed_test
 
 from standoff import (
     Hold,
@@ -25,6 +25,7 @@ from standoff import (
     Position,
     SupportMove,
     UnitType,
+    VariantError,
     available_variants,
     legal_orders,
     load_variant,
@@ -75,6 +76,10 @@ def test_an_action_means_the_same_order_in_every_process() -> None:
                               check=True, env={**os.environ, "PYTHONHASHSEED": seed}
                               ).stdout for seed in ("1", "2")}
     assert len(digests) == 1
+
+
+def test_pettingzoo_parallel_seed_test() -> None:
+    parallel_seed_test(lambda: DiplomacyParallelEnv("standard", max_years=YEARS))
 
 
 def test_gymnasium_check_env() -> None:
@@ -214,6 +219,17 @@ def test_a_seeded_rollout_replays_exactly() -> None:
     first = _rollout(7)
     assert first == _rollout(7)
     assert first[1] != _rollout(8)[1]
+
+
+def test_the_opponents_play_the_policy_given() -> None:
+    """Opponents that send "no order" everywhere leave only the learner's orders."""
+    env = DiplomacyEnv("standard", "italy", max_years=YEARS,
+                       opponents=lambda agent, obs: np.zeros(len(obs["action_mask"]), int))
+    obs, _ = env.reset(seed=2)
+    env.step(env.action_space.sample(mask=obs["action_mask"]))
+    assert set(env.game.record.history[-1].orders) == {"italy"}
+    with pytest.raises(VariantError, match="unknown power 'atlantis'"):
+        DiplomacyEnv("standard", "atlantis")
 
 
 def test_rewards_add_up_to_the_centre_changes() -> None:
