@@ -84,7 +84,7 @@ def test_a_batch_game_is_the_game_played_one_phase_at_a_time(variant: str) -> No
         alone = play_one_by_one(variant, 7, i, year, 0.7)
         assert record == alone
         assert record.to_dict() == alone.to_dict()
-    assert len({len(r.history) for r in batch.records} | {0}) > 1  # games did happen
+    assert all(r.history for r in batch.records)  # games did happen
 
 
 def test_step_checks_given_orders_like_submit_orders() -> None:
