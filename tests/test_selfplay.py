@@ -74,7 +74,7 @@ def first_year(variant: str) -> int:
 # -- the batch API ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("variant", ["standard", "1939-iv", "twentieth-century"])
+@pytest.mark.parametrize("variant", VARIANTS)
 def test_a_batch_game_is_the_game_played_one_phase_at_a_time(variant: str) -> None:
     year = first_year(variant) + (5 if variant == "standard" else 1)
     batch = GameBatch.new(3, variant, max_year=year)
