@@ -20,6 +20,7 @@ one game always exports to the same text.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any, assert_never
 
 from standoff import (
@@ -76,7 +77,8 @@ def to_saved_game(record: GameRecord, game_id: str = "standoff") -> dict[str, An
     return {"id": game_id, "map": STANDARD_MAP, "rules": rules, "phases": phases}
 
 
-def _phase(index: int, pos: Position, orders: Any, done: PhaseRecord | None, v: Variant,
+def _phase(index: int, pos: Position, orders: Mapping[str, Iterable[Order]],
+           done: PhaseRecord | None, v: Variant,
            game_id: str, rules: list[str], name: str | None = None) -> dict[str, Any]:
     name = name or pos.phase.name(v.calendar)
     given: dict[str, list[str]] = {mila_power(v, p): [] for p in v.powers}
