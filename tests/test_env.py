@@ -230,6 +230,9 @@ def test_the_opponents_play_the_policy_given() -> None:
     assert set(env.game.record.history[-1].orders) == {"italy"}
     with pytest.raises(VariantError, match="unknown power 'atlantis'"):
         DiplomacyEnv("standard", "atlantis")
+    lonely = Position.from_text("standard | S1901M | russia: A MOS | russia: MOS | - | -")
+    with pytest.raises(ValueError, match="italy has no units and no centres"):
+        env.reset(options={"position": lonely})
 
 
 def test_rewards_add_up_to_the_centre_changes() -> None:

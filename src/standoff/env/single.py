@@ -70,9 +70,13 @@ class DiplomacyEnv(gymnasium.Env[Observation, Actions]):
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[Observation, dict[str, Any]]:
+        """A new game (``options["position"]``: from that position, as
+        :meth:`DiplomacyParallelEnv.reset`)."""
         super().reset(seed=seed)
         self._random.seed(int(self.np_random.integers(2**63)) if seed is not None else None)
-        self._observations, infos = self.game.reset(seed=seed)
+        self._observations, infos = self.game.reset(seed=seed, options=options)
+        if self.power not in self._observations:
+            raise ValueError(f"{self.power} has no units and no centres in that position")
         return self._observations[self.power], infos[self.power]
 
     def step(self, action: Actions) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
