@@ -1,15 +1,15 @@
 """What an agent sees: the position as fixed-shape NumPy arrays, and their space.
 
-Each call makes new arrays (Gymnasium asks that no observation share data
-with an earlier one); within one step the agents share the board's arrays,
-which are read-only. Shapes are fixed per variant so a network can be built once: rows are the
+Shapes are fixed per variant, so a network can be built once: rows are the
 action slots' locations (units stand on locations: ``stp/nc`` is not ``stp``)
 or the provinces that are centres on some board of the game; columns are
 owners. The owners are the variant's powers in their order, then the neutral
 units' owner where the variant has one (1939 IV). One-hot arrays are ``int8``.
+Each step makes new arrays (Gymnasium asks that no observation share data
+with an earlier one).
 
-``board`` (what every agent sees alike, built once per step and read-only, so
-the agents share it without copies):
+What every agent sees alike (built once per step and read-only, so the agents
+of one step share it without copies):
 
 * ``units``: (locations, 2 x owners): 1 at (location, 2 x owner + type), type
   0 = army, 1 = fleet;
