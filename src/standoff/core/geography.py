@@ -46,7 +46,12 @@ class UnitType(str, Enum):
     FLEET = "F"
 
     def __str__(self) -> str:
-        return self.value
+        return UNIT_LETTER[self]
+
+
+#: each unit type's letter: ``Enum.value`` is a Python-level property on 3.11,
+#: and notation is written for every unit of every phase a game saves
+UNIT_LETTER: dict[UnitType, str] = {t: t.value for t in UnitType}
 
 
 @dataclass(frozen=True, slots=True)

@@ -140,7 +140,9 @@ class Calendar:
                 or (optional_years == "even" and year % 2 == 0))
 
 
-_KIND_RANK = {"M": 0, "R": 1, "A": 2}
+_KIND_RANK = {"M": 0, "R": 1, "A": 2}  # keyed by letter; a str enum finds its letter's entry
+#: each kind's letter, without ``Enum.value`` (a Python-level property on 3.11)
+_KIND_LETTER: dict[PhaseKind, str] = {k: k.value for k in PhaseKind}
 
 
 class Phase:
@@ -160,7 +162,7 @@ class Phase:
         self.kind = kind
 
     def _key(self) -> tuple[int, int, int]:
-        return (self.year, self.season, _KIND_RANK[self.kind.value])
+        return (self.year, self.season, _KIND_RANK[self.kind])
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Phase):
@@ -169,7 +171,7 @@ class Phase:
             self.kind is other.kind
 
     def __hash__(self) -> int:
-        return hash((self.year, self.season, self.kind.value))
+        return hash((self.year, self.season, self.kind))  # a str enum hashes as its letter
 
     def __lt__(self, other: object) -> bool:
         if not isinstance(other, Phase):
@@ -203,7 +205,7 @@ class Phase:
             letter = calendar.adjustment_letter_in(self.year)
         else:
             letter = calendar.season_letter(self.year, self.season)
-        return f"{letter}{self.year}{self.kind.value}"
+        return f"{letter}{self.year}{_KIND_LETTER[self.kind]}"
 
     def long_name(self, calendar: Calendar) -> str:
         """e.g. ``Spring 1901, Movement`` (in the season names of that year)."""

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from .errors import NotationError, StandoffError, VariantError
-from .geography import PROVINCE_OF, UnitType, province_of
+from .geography import PROVINCE_OF, UNIT_LETTER, UnitType, province_of
 from .phase import Phase
 from .variant import Variant, VariantRegistry, load_variant
 
@@ -45,7 +45,7 @@ class Unit(NamedTuple):
         return province_of(self.location)
 
     def __str__(self) -> str:
-        return f"{self.type.value} {self.location.upper()}"
+        return f"{UNIT_LETTER[self.type]} {self.location.upper()}"
 
 
 @dataclass(frozen=True, slots=True, order=True)

@@ -56,6 +56,10 @@ _TEXT = {
 }
 
 
+#: each reason's text, without ``Enum.value`` (a Python-level property on 3.11)
+_REASON_TEXT: dict[Reason, str] = {r: r.value for r in Reason}
+
+
 class OrderResult:
     """One order's outcome; treat it as immutable.
 
@@ -144,7 +148,7 @@ class OrderResult:
             "success": self.success,
         }
         if self.reason is not Reason.NONE:
-            out["reason"] = self.reason.value
+            out["reason"] = _REASON_TEXT[self.reason]
         if self.by:
             out["by"] = [p.upper() for p in self.by]
         if self.detail:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING
 
-from ..geography import UnitType, province_of
+from ..geography import UNIT_LETTER, UnitType, province_of
 from ..legality import illegal, own_unit
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ def loc_text(location: str) -> str:
 def unit_text(unit: UnitType | None, location: str) -> str:
     """A unit as orders write it (``F STP/NC``; the location alone when the
     writer left out the type)."""
-    return f"{unit.value} {location.upper()}" if unit is not None else location.upper()
+    return f"{UNIT_LETTER[unit]} {location.upper()}" if unit is not None else location.upper()
 
 
 @dataclass(frozen=True, slots=True, repr=False)
