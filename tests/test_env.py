@@ -120,7 +120,8 @@ def _unmasked(env: DiplomacyParallelEnv, agent: str, kind: PhaseKind
             assert order is None
             continue
         assert order is not None, (agent, table.slots[slot], pos)
-        out.setdefault(table.slots[slot], set()).add(order)
+        # a high sea's extra slots (a second fleet's) offer its orders again
+        out.setdefault(table.slots[slot].split("#")[0], set()).add(order)
     return out
 
 
@@ -189,6 +190,27 @@ def test_the_actions_decode_to_the_orders_given() -> None:
     assert set(given["france"]) == set(bur.values())
     assert given["germany"] == (Hold(UnitType.ARMY, "mun"),)
     assert env.record.position.unit_at("bur") is not None
+
+
+def test_each_fleet_on_a_high_sea_has_a_slot() -> None:
+    """1939 IV: two British fleets on the high sea AFH get two slots with the same
+    orders, and each goes its own way."""
+    position = Position.from_text(
+        "1939-iv | S1939M | england: F AFH, F AFH, A LON; france: A PAR | "
+        "england: LON; france: PAR | - | -")
+    env = DiplomacyParallelEnv("1939-iv", max_years=YEARS)
+    observations, _ = env.reset(options={"position": position})
+    table = env.table
+    mask = observations["england"]["action_mask"]
+    first, second, third = (table.slot_index[s] for s in ("afh", "afh#2", "afh#3"))
+    assert mask[first].sum() > 1 and (mask[first] == mask[second]).all()
+    assert mask[third].sum() == 1  # "no order" only: there is no third fleet
+    assert observations["france"]["action_mask"][second].sum() == 1
+    action = table.encode({"afh": Move(UnitType.FLEET, "afh", "red"),
+                           "afh#2": Move(UnitType.FLEET, "afh", "sao")})
+    env.step({"england": action})
+    assert {u.location for u in env.record.position.units_of("england")} == \
+        {"red", "sao", "lon"}
 
 
 def test_bad_actions_are_one_clear_error() -> None:

@@ -32,9 +32,11 @@ route (:mod:`standoff.env.convoys`; on a map with too many routes to list,
 routes up to a length, and the legal orders beyond it are counted as
 ``outside`` in the environment's infos).
 
-Multiple fleets on one 1939 IV high sea share the sea's slot, as they share
-its list in ``legal_orders``: the slot gives one order; the other fleets hold.
-A canal owner's PERMIT orders share the canal's slot with the orders of its
+A 1939 IV high sea holds any number of fleets, and ``legal_orders`` gives a
+power one list for the sea to pick from once per fleet: so a high sea has
+:data:`HIGH_SEA_FLEETS` slots (``afh``, ``afh#2``, ``afh#3``), the same
+vocabulary in each, the n-th unmasked while the power has n fleets there; a
+fleet beyond them holds. A canal owner's PERMIT orders share the canal's slot with the orders of its
 unit there, likewise. NO CONVERT (Sahara) is not offered by the generator, so
 it is not in the space.
 
@@ -81,6 +83,8 @@ Actions: TypeAlias = npt.NDArray[np.int64]
 
 #: the phase kinds
 KINDS = (PhaseKind.MOVEMENT, PhaseKind.RETREAT, PhaseKind.ADJUSTMENT)
+#: slots per high sea: a power's fleets there beyond this many hold
+HIGH_SEA_FLEETS = 3
 #: orders remembered by identity per slot (bounded: retreats and removals are new
 #: objects every phase)
 _SEEN_PER_SLOT = 4096
@@ -116,8 +120,15 @@ class ActionTable:
 
     def __init__(self, slots: tuple[str, ...], vocabulary: tuple[tuple[Order, ...], ...],
                  max_convoy_fleets: int, convoys_complete: bool) -> None:
-        #: the slots' locations, sorted
+        #: the slots, sorted: locations, and a high sea's extra slots (``afh#2``)
         self.slots = slots
+        #: the locations of the map (the slots but the extra ones)
+        self.locations = tuple(s for s in slots if "#" not in s)
+        #: a high sea's location -> its extra slots' indexes, in order
+        self.extra: dict[str, list[int]] = {}
+        for i, name in enumerate(slots):
+            if "#" in name:
+                self.extra.setdefault(name.split("#", 1)[0], []).append(i)
         #: per slot, its orders (entry ``i`` is action ``i + 1``; 0 is "no order")
         self.vocabulary = vocabulary
         #: convoy routes of at most this many fleets are in the space
@@ -151,10 +162,12 @@ class ActionTable:
         # the cost of a mask. The order is kept, so its id cannot be reused.
         self._seen: list[dict[int, tuple[Order, int]]] = [{} for _ in slots]
 
-    def mask(self, legal: Mapping[str, Sequence[Order]]) -> tuple[Mask, int]:
+    def mask(self, legal: Mapping[str, Sequence[Order]],
+             fleets: Mapping[str, int] | None = None) -> tuple[Mask, int]:
         """The flat mask (every slot's "no order" set) of one power's legal orders
         (location -> orders, as ``legal_orders`` gives them), and how many legal
-        orders the space cannot name (convoy routes longer than it includes)."""
+        orders the space cannot name (convoy routes longer than it includes).
+        ``fleets``: the power's fleets on each high sea holding more than one."""
         flat = np.zeros(self.size, dtype=np.int8)
         flat[self.offsets] = 1
         outside = 0
@@ -178,6 +191,13 @@ class ActionTable:
                 if len(seen) < _SEEN_PER_SLOT:
                     seen[id(o)] = (o, pos)
                 on.append(pos)
+        for sea, n in (fleets or {}).items():
+            if n > 1 and sea in self.slot_index and sea in legal:
+                base = self._bounds[self.slot_index[sea]][0]
+                mine = [pos - base for pos in on if base <= pos < base + self.nvec[
+                    self.slot_index[sea]]]
+                for slot in self.extra.get(sea, [])[:n - 1]:
+                    on.extend(self._bounds[slot][0] + k for k in mine)
         flat[on] = 1
         return flat, outside
 
@@ -256,6 +276,9 @@ def action_table(variant: Variant, last_year: int, max_convoy_fleets: int | None
         for canal in board.canals:
             slots.setdefault(canal, set()).update(
                 Permit(None, canal, p) for p in variant.powers)
+    for sea in {h for board in boards for h in board.high_seas}:
+        for n in range(2, HIGH_SEA_FLEETS + 1):
+            slots[f"{sea}#{n}"] = slots[sea]
     names = tuple(sorted(slots))
     vocab = tuple(tuple(sorted(slots[s], key=_sort_key)) for s in names)
     return ActionTable(names, vocab, fleets, complete)

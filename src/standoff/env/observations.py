@@ -1,7 +1,7 @@
 """What an agent sees: the position as fixed-shape NumPy arrays, and their space.
 
 Shapes are fixed per variant, so a network can be built once: rows are the
-action slots' locations (units stand on locations: ``stp/nc`` is not ``stp``)
+map's locations (units stand on locations: ``stp/nc`` is not ``stp``)
 or the provinces that are centres on some board of the game; columns are
 owners. The owners are the variant's powers in their order, then the neutral
 units' owner where the variant has one (1939 IV). One-hot arrays are ``int8``.
@@ -55,8 +55,8 @@ class ObservationEncoder:
         self.powers = tuple(variant.powers)
         self.owners = (*self.powers, variant.neutral) if variant.neutral else self.powers
         self.max_years = max_years
-        self.locations = actions.slots
-        self.location_index = actions.slot_index
+        self.locations = actions.locations
+        self.location_index = {loc: i for i, loc in enumerate(self.locations)}
         self.owner_index = {p: i for i, p in enumerate(self.owners)}
         boards = boards_until(variant, variant.start.year + max_years)
         centres = set().union(*(b.supply_centres for b in boards))

@@ -194,8 +194,9 @@ class DiplomacyParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo shi
         observations: dict[str, Observation] = {}
         infos: dict[str, dict[str, Any]] = {}
         self._masks = {}
+        fleets = _stacked(position, self.variant.board_at(position.phase).high_seas)
         for agent in agents:
-            mask, outside = self.table.mask(legal.get(agent, {}))
+            mask, outside = self.table.mask(legal.get(agent, {}), fleets.get(agent))
             self._masks[agent] = mask
             seen = dict(board)
             seen["power"] = self.encoder.power(agent)
@@ -235,6 +236,21 @@ def board_text(record: GameRecord) -> str:
     if record.outcome is not None:
         lines.append(f"over: {record.winner or 'no winner'}")
     return "\n".join(lines)
+
+
+def _stacked(position: Position, high_seas: frozenset[str]) -> dict[str, dict[str, int]]:
+    """power -> high sea -> its units there, where it has more than one."""
+    if not high_seas:
+        return {}
+    counts: dict[tuple[str, str], int] = {}
+    for u in position.units:
+        if u.location in high_seas:
+            counts[u.power, u.location] = counts.get((u.power, u.location), 0) + 1
+    out: dict[str, dict[str, int]] = {}
+    for (power, sea), n in counts.items():
+        if n > 1:
+            out.setdefault(power, {})[sea] = n
+    return out
 
 
 def _alive(position: Position) -> set[str]:
