@@ -191,13 +191,14 @@ class ActionTable:
                 if len(seen) < _SEEN_PER_SLOT:
                     seen[id(o)] = (o, pos)
                 on.append(pos)
-        for sea, n in (fleets or {}).items():
-            if n > 1 and sea in self.slot_index and sea in legal:
-                base = self._bounds[self.slot_index[sea]][0]
-                mine = [pos - base for pos in on if base <= pos < base + self.nvec[
-                    self.slot_index[sea]]]
-                for slot in self.extra.get(sea, [])[:n - 1]:
-                    on.extend(self._bounds[slot][0] + k for k in mine)
+        for sea, n in (fleets or {}).items():  # a second fleet's slot offers the same
+            slot = self.slot_index.get(sea)
+            if n < 2 or slot is None or sea not in legal:
+                continue
+            start, end = self._bounds[slot]
+            offered = [pos - start for pos in on if start <= pos < end]
+            for extra in self.extra.get(sea, [])[:n - 1]:
+                on.extend(self._bounds[extra][0] + k for k in offered)
         flat[on] = 1
         return flat, outside
 
