@@ -16,6 +16,11 @@ power, plus "no order" in every slot. A masked-out choice gives no order (the
 unit holds, as the judge treats an illegal order), so any action in the space,
 ``action_space.sample()`` included, is safe.
 
+``infos[agent]`` holds ``"phase"`` (the phase now, ``"F1901M"``) and
+``"outside"``: how many of the agent's legal orders the action space cannot
+name (convoys along routes longer than it lists: only on maps too big to list
+them all, see :mod:`standoff.env.convoys`; 0 elsewhere).
+
 The game is a ``standoff.GameRecord`` moved on by ``submit_orders`` and
 ``process_phase``, as every other front end moves it; :attr:`record` is the
 game so far (its history holds every phase's orders and results). An agent
