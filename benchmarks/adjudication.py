@@ -1,71 +1,35 @@
 """Replay recorded games through standoff, ``diplomacy`` 1.1.2 and pydipcc: speed and agreement.
 
-How to run (one command; the first run builds ``.bench-venv`` by itself)::
+    python3 benchmarks/adjudication.py [--pure] [--pydipcc DIR]
 
-    python3 benchmarks/adjudication.py
+re-executes itself in ``.bench-venv`` (compiled standoff; ``--pure``:
+``.bench-venv-pure``), built and kept up to date by ``setup_env.py``, the only
+place the AGPL ``diplomacy`` package is installed; pydipcc is optional and
+found as ``peers.py`` says. The method, in short (in full, with the figures
+and the verdict on each difference: ``benchmarks/README.md``):
 
-or, in two steps::
-
-    python3 benchmarks/setup_env.py                     # builds /work/main/.bench-venv
-    .bench-venv/bin/python benchmarks/adjudication.py   # the benchmark
-
-``.bench-venv`` holds standoff (installed editable) and ``diplomacy==1.1.2``
-(see ``benchmarks/requirements.txt``). ``diplomacy`` is AGPL-3.0: it is only
-ever installed there and imported here; standoff does not depend on it. When
-this script is started by an interpreter that cannot import ``diplomacy`` it
-runs :func:`setup_env.ensure` and re-executes itself with ``.bench-venv``'s
-python.
-
-What it does, for each recorded file (default: ``random_games.json`` and
-``random_games_support.json`` in ``benchmarks/data``; format
-``{"games": [{"phases": [{"name": "S1901M", "orders": {"AUSTRIA": [...]}}]}]}``,
-recorded with ``diplomacy`` 1.1.2):
-
-* Both engines replay every game independently from the start with the
-  recorded orders, side by side, phase after phase (the speed of a shared VM
-  drifts, so the engines alternate). The timed operation is the same for both:
-  from the phase's orders as text to the next position --
-  ``standoff.adjudicate(position, orders)`` against ``game.set_orders(power,
-  orders)`` for every power plus ``game.process()`` (``time.perf_counter_ns``).
-  ``process`` mutates, so each diplomacy phase is timed once. ``adjudicate`` is
-  pure, so each standoff phase is run ``--repeat`` times, every run as the first
-  would be in a replay (a fresh copy of the input position; standoff's
-  order-text memo put back as it was before the phase). Reported: standoff's
-  first run (timed once, like diplomacy: the like-for-like ratio) and the median
-  of its runs. The first game of each file is replayed untimed as a warm-up.
-* After every phase the two positions are compared: units (power, type,
-  location with coast), dislodged units and where each may retreat, centre
-  ownership and the next phase's name. A game stops being compared at its
-  first difference, which is reported (game index, phase, orders, both
-  positions) and explained by re-adjudicating the phase with standoff under
-  counterfactuals that mimic known diplomacy 1.1.2 behaviours (``TRANSFORMS``
-  change the orders or position, ``EMULATORS`` re-derive the retreats): the
-  cause is the smallest set under which standoff reaches diplomacy's position
-  exactly, else ``unexplained``.
-* A phase is timed only when both engines start it from the same position.
-  After a difference standoff is re-synchronised from diplomacy's position at
-  the next movement or adjustment phase (a retreat position cannot be rebuilt
-  from diplomacy's public state, so such a phase is skipped), so later phases
-  are still timed; with ``--resync`` they are compared again as well and
-  further differences listed (the headline counts only the first difference of
-  each game).
-* pydipcc, Cicero's C++ engine, is the optional third engine (``--pydipcc DIR``
-  or ``$PYDIPCC_PATH``; without either, one line says it is absent and its
-  columns are left out: see ``peers.py``). It replays the same games, timed
-  the same way (``set_orders`` for every power plus ``process``, once per
-  phase; its lazy legal-order generation done beforehand, untimed), taking
-  turns with standoff right after diplomacy's phase. Its positions are
-  compared with diplomacy's (which it was written to reproduce) and
-  standoff's; where it differs from diplomacy it is rebuilt from diplomacy's
-  game, so every phase starts level.
-* A separate pass, so as not to distort the timing, measures each phase's peak
-  memory with ``tracemalloc`` (peak traced allocation during the phase above
-  what was allocated before it; the first ``--memory-games`` games).
-
-The report gives, per file and phase type (movement, retreat, adjustment):
-median µs for both engines and the ratios, phases/s, peak memory; standoff's
-median per-phase time over the whole run; the differences; and a summary.
-Figures and the verdict on each difference: ``benchmarks/README.md``.
+* Every engine replays each recorded game (default: ``random_games.json`` and
+  ``random_games_support.json`` in ``benchmarks/data``, recorded with
+  ``diplomacy``) from the start, side by side, phase after phase: diplomacy
+  first, then pydipcc and standoff, swapping places from phase to phase (the
+  speed of a shared VM drifts). The timed operation is the same for all: the
+  phase's orders as text to the next position (``standoff.adjudicate``;
+  ``set_orders`` for every power plus ``process``). Each engine is timed once
+  per phase; standoff's first run is the like-for-like figure, its median of
+  ``--repeat`` runs (each from a fresh copy of the position, its order-text
+  memo put back) the warm one. pydipcc generates its legal orders lazily; that
+  is done before the phase's turn, untimed.
+* A phase is timed only when the engines start it from the same position.
+  After every phase the positions are compared (units, dislodged units and
+  their retreats, centres, next phase). standoff's first difference from
+  diplomacy in a game is explained by counterfactuals that mimic known
+  diplomacy 1.1.2 behaviours (``TRANSFORMS``, ``EMULATORS``, ``classify``);
+  standoff is then restarted from diplomacy's position at the next movement
+  or adjustment phase (``--resync``: and compared again). pydipcc, written to
+  reproduce diplomacy, is counted against both and rebuilt from diplomacy's
+  game wherever it differs.
+* A separate pass measures each phase's peak memory with ``tracemalloc``
+  (standoff and diplomacy; pydipcc's C++ allocations are not traced).
 """
 
 from __future__ import annotations
@@ -736,24 +700,26 @@ def print_difference(d: Difference, verbose: bool) -> None:
                 print(f"      standoff: {r.power} {r.describe()}")
 
 
-def print_peer_summary(tallies: list[PeerTally], rows: list[Row], repeat: int) -> None:
+def print_peer_summary(runs: list[FileRun], rows: list[Row], repeat: int) -> None:
     """pydipcc's agreement with the other engines, and its times beside standoff's."""
     t = PeerTally()
-    for x in tallies:
+    differences = []
+    for run in runs:
+        x = run.peer
         for name in ("phases", "agree_dip", "compared_so", "agree_so", "so_differs",
                      "sides_with_so", "empty_retreats"):
             setattr(t, name, getattr(t, name) + getattr(x, name))
-        t.differences.extend(x.differences)
+        differences += [(run.name, *d) for d in x.differences]
     print(f"  pydipcc reached diplomacy's next position in {t.agree_dip} of {t.phases} phases "
           f"and standoff's in {t.agree_so} of the {t.compared_so} standoff played from the "
           f"same position; where standoff and diplomacy differ ({t.so_differs} phases) "
           f"pydipcc sides with standoff in {t.sides_with_so}")
     print(f"    ({t.empty_retreats} times pydipcc stopped at a retreat phase with no unit "
           f"able to retreat, which the others skip: one more process(), timed with the phase)")
-    for idx, name, diff in t.differences[:10]:
-        print(f"    differs from diplomacy: game {idx} {name}: {'; '.join(diff)}")
-    if len(t.differences) > 10:
-        print(f"    ... and {len(t.differences) - 10} more")
+    for file, idx, name, diff in differences[:10]:
+        print(f"    differs from diplomacy: {file} game {idx} {name}: {'; '.join(diff)}")
+    if len(differences) > 10:
+        print(f"    ... and {len(differences) - 10} more")
     for r in rows:
         if r.pdc is None:
             continue
@@ -788,6 +754,10 @@ def main(argv: list[str] | None = None) -> int:
     add_pydipcc_option(ap)
     args = ap.parse_args(argv)
     paths = args.files or [DEFAULT_DIR / f for f in DEFAULT_FILES]
+    for path in paths:
+        if not path.is_file():
+            ap.exit(2, f"error: no such file: {path} (recorded games, e.g. "
+                       f"{DEFAULT_DIR / DEFAULT_FILES[0]})\n")
 
     import platform
     print(f"standoff {standoff.__version__} ({standoff.BUILD}) vs diplomacy 1.1.2 | Python "
@@ -863,7 +833,7 @@ def main(argv: list[str] | None = None) -> int:
     print("  (ratio = diplomacy / standoff, both timed once per phase; in brackets against "
           "standoff's median of repeated runs; phases/s = phases / summed single-run time)")
     if pydipcc is not None:
-        print_peer_summary([r.peer for r, _ in runs], rows, args.repeat)
+        print_peer_summary([r for r, _ in runs], rows, args.repeat)
     print(f"  wall time {time.perf_counter() - t_start:.0f} s")
 
     if args.json:

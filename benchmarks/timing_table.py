@@ -115,7 +115,7 @@ def print_timing(title: str, samples: list[Sample], repeat: int,
     rows = timing_rows(samples)
     peer = any(r.pdc is not None for r in rows)
     rep = f"med. of {repeat}"
-    head = f"  {'':<11}{'':>7}{'standoff µs':>20}"
+    head = f"  {'':<18}{'standoff µs':^20}"
     sub = f"  {'phase type':<11}{'phases':>7}{'1 run':>9}{rep:>11}"
     if peer:
         head += f"{'pydipcc':>9}"
@@ -123,17 +123,15 @@ def print_timing(title: str, samples: list[Sample], repeat: int,
     head += f"{'diplomacy':>11}"
     sub += f"{'µs':>11}"
     if peer:
-        head += f"{'x pydipcc':>18}"
+        head += f"{'x pydipcc':^18}"
         sub += f"{'1 run':>8}{rep:>10}"
-    head += f"{'x diplomacy':>18}{'phases/s':>10}"
+    head += f"{'x diplomacy':^18}{'phases/s':^{29 if peer else 20}}"
     sub += f"{'1 run':>8}{rep:>10}{'standoff':>10}"
     if peer:
         sub += f"{'pydipcc':>9}"
-        head += f"{'':>9}"
     sub += f"{'diplomacy':>10}"
-    head += f"{'':>10}"
     if mem:
-        head += f"{'peak KiB, median / max':>30}"
+        head += f"{'peak KiB, median / max':^30}"
         sub += f"{'standoff':>15}{'diplomacy':>15}"
     print(head)
     print(sub)
