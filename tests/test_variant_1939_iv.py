@@ -9,6 +9,8 @@ build centres, the armies in civil disorder across a game, victory, and notation
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from standoff import (
@@ -26,7 +28,7 @@ from standoff.core.adjustments import adjustment_counts
 from standoff.core.errors import InvalidOrderError, NotationError, StandoffError
 from standoff.core.game import Game
 from standoff.core.geography import Terrain
-from standoff.core.legal import legal_orders
+from standoff.core.legal import legal_orders, random_orders
 from standoff.core.notation import parse_order
 from standoff.core.phase import PhaseKind
 
@@ -272,6 +274,19 @@ def test_game_keeps_one_order_per_fleet_on_a_high_ocean() -> None:
     assert sorted(str(o) for o in g.pending()["germany"]) == ["F ATH - MAO", "F ATH - NAO"]
     g.process()
     assert units(g.position) == {"germany F MAO", "germany F NAO"}
+
+
+def test_random_orders_give_each_fleet_on_a_high_ocean_its_own_pick() -> None:
+    """1939 IV 5.1: several fleets of one Power on a high ocean share the ocean's
+    legal orders, and a random player (self-play, the demo's bots) orders each of
+    them, not only the first; every pick is one of the ocean's legal orders."""
+    p = pos("S1940M | germany: F ATH, F ATH, F ATH, A BER | - | - | -")
+    legal = {str(o) for o in legal_orders(p)["germany"]["ath"]}
+    for seed in range(20):
+        picks = random_orders(p, random.Random(seed), 0.7)["germany"]
+        at_sea = [str(o) for o in picks if o.location == "ath"]
+        assert len(at_sea) == 3 and set(at_sea) <= legal
+        assert len(picks) == 4
 
 
 def test_support_naming_a_crowded_high_ocean() -> None:

@@ -97,11 +97,22 @@ def random_orders(position: Position, rng: random.Random, move_bias: float = 0.0
     random stream; in a movement phase it is made without building those
     lists (several hundred orders, most of a self-play phase's cost): the
     menu's segments are counted and only the chosen order is looked up.
+    Several fleets of one power on a high sea (1939 IV 5.1) share that sea's
+    list and each gets its own pick.
     """
     v = variant or load_variant(position.variant)
     if position.phase.kind is PhaseKind.MOVEMENT:
-        menu = _movement_menu(v.board_at(position.phase), v, position)
-        return {power: [_pick(rng, segments, move_bias) for segments in locs.values()]
+        board = v.board_at(position.phase)
+        menu = _movement_menu(board, v, position)
+        if not board.high_seas:
+            return {power: [_pick(rng, segments, move_bias) for segments in locs.values()]
+                    for power, locs in menu.items()}
+        stacked: dict[tuple[str, str], int] = {}
+        for u in position.units:
+            if province_of(u.location) in board.high_seas:
+                stacked[u.power, u.location] = stacked.get((u.power, u.location), 0) + 1
+        return {power: [_pick(rng, segments, move_bias) for loc, segments in locs.items()
+                        for _ in range(stacked.get((power, loc), 1))]
                 for power, locs in menu.items()}
     out: dict[str, list[Order]] = {}
     due: dict[str, int] = {}
