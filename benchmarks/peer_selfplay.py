@@ -8,8 +8,8 @@ timed whole: legal orders generated, one random order picked per orderable
 location, orders set as text, the phase processed. Every game is Standard
 from the start and runs until the engine ends it or the end of ``max_year``
 (the phases of that year are played; the same cap as standoff's), in this
-process (``workers=0``) or over ``workers`` processes (times include starting
-them, as standoff's do).
+process (``workers=0``) or over ``workers`` processes (spawned, as standoff's
+are; times include starting them, as standoff's do).
 
 A pick is uniform over the location's possible orders, or, with
 ``move_bias`` p, uniform over its board-changing ones (moves, retreats,
@@ -30,6 +30,7 @@ in kind and length.
 
 from __future__ import annotations
 
+import multiprocessing
 import random
 import sys
 import time
@@ -125,7 +126,9 @@ def _play(play: Callable[[int, int, int, float], tuple[int, float]], games: int,
     if workers == 0:
         done = [play(i, seed, max_year, move_bias) for i in range(games)]
     else:
-        with ProcessPoolExecutor(workers, initializer=initializer, initargs=initargs) as pool:
+        # spawned, as standoff's self-play starts its workers: the same start-up cost
+        spawn = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(workers, spawn, initializer, initargs) as pool:
             done = list(pool.map(play, range(games), [seed] * games, [max_year] * games,
                                  [move_bias] * games,
                                  chunksize=max(1, games // (4 * workers))))
