@@ -82,7 +82,15 @@ from engine_states import (  # noqa: E402
     so_state,
 )
 from peers import PydipccReplay, add_pydipcc_option, load_pydipcc  # noqa: E402
-from timing_table import KINDS, Row, Sample, _us, print_timing, timing_rows  # noqa: E402
+from timing_table import (  # noqa: E402
+    KINDS,
+    Row,
+    Sample,
+    _us,
+    order_effect,
+    print_timing,
+    timing_rows,
+)
 
 import standoff  # noqa: E402
 from standoff import (  # noqa: E402
@@ -603,7 +611,7 @@ def replay_file(games: list[dict[str, Any]], run: FileRun, args: argparse.Namesp
             so_first, so_ns, res = time_standoff(pos, orders, args.repeat)
             if peer is not None and not peer_first:
                 pdc_ns, after_p = _peer_step(peer, orders, game, after_d, idx, tally)
-            run.samples.append(Sample(kind, so_first, so_ns, dip_ns, pdc_ns))
+            run.samples.append(Sample(kind, so_first, so_ns, dip_ns, pdc_ns, peer_first))
             run.inputs.append((idx, kind, pos, orders))
             for r in res.results:
                 if r.reason is Reason.INVALID:
@@ -700,7 +708,8 @@ def print_difference(d: Difference, verbose: bool) -> None:
                 print(f"      standoff: {r.power} {r.describe()}")
 
 
-def print_peer_summary(runs: list[FileRun], rows: list[Row], repeat: int) -> None:
+def print_peer_summary(runs: list[FileRun], rows: list[Row], samples: list[Sample],
+                       repeat: int) -> None:
     """pydipcc's agreement with the other engines, and its times beside standoff's."""
     t = PeerTally()
     differences = []
@@ -728,6 +737,12 @@ def print_peer_summary(runs: list[FileRun], rows: list[Row], repeat: int) -> Non
               f"({r.pdc_ratio_repeat or 0:.2f}x)  {r.pdc_phases} phases")
     print("  (x = pydipcc / standoff: how many times faster standoff is, under 1x slower; "
           "pydipcc's lazy order generation is done before its clock starts)")
+    print("  whose turn came first after diplomacy's (µs; the second finds the first's data "
+          "in the CPU caches, not its own):")
+    for label, so_direct, so_after, pdc_direct, pdc_after in order_effect(samples):
+        print(f"    {label:<11} standoff {_us(so_direct):>6} right after diplomacy, "
+              f"{_us(so_after):>6} after pydipcc; pydipcc {_us(pdc_direct):>6} right after "
+              f"diplomacy, {_us(pdc_after):>6} after standoff")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -833,7 +848,7 @@ def main(argv: list[str] | None = None) -> int:
     print("  (ratio = diplomacy / standoff, both timed once per phase; in brackets against "
           "standoff's median of repeated runs; phases/s = phases / summed single-run time)")
     if pydipcc is not None:
-        print_peer_summary([r for r, _ in runs], rows, args.repeat)
+        print_peer_summary([r for r, _ in runs], rows, all_samples, args.repeat)
     print(f"  wall time {time.perf_counter() - t_start:.0f} s")
 
     if args.json:

@@ -25,6 +25,7 @@ class Sample:
     so_ns: int  # median of the --repeat runs
     dip_ns: int
     pdc_ns: int | None = None  # pydipcc, when found and at the same position
+    peer_first: bool = False  # pydipcc took its turn before standoff's (else after)
 
 
 def _us(ns: float) -> str:
@@ -105,6 +106,31 @@ def timing_rows(samples: list[Sample]) -> list[Row]:
             row.so_pdc = statistics.median(s.so_ns for s in with_pdc)
         rows.append(row)
     return rows
+
+
+def order_effect(samples: list[Sample]) -> list[tuple[str, float, float, float, float]]:
+    """Per phase type: (label, standoff's first run right after diplomacy, standoff's
+    first run after pydipcc, pydipcc right after diplomacy, pydipcc after standoff),
+    median ns. Whichever engine goes second finds the first one's data in the CPU
+    caches instead of its own, and is slower for it; the turns alternate so that
+    both pay this equally, and this shows how much it is."""
+    out = []
+    groups: dict[str, list[Sample]] = defaultdict(list)
+    for s in samples:
+        if s.pdc_ns is not None:
+            groups[KINDS[s.kind]].append(s)
+    for label in KINDS.values():
+        ss = groups.get(label, [])
+        first = [s for s in ss if s.peer_first]
+        second = [s for s in ss if not s.peer_first]
+        if not first or not second:
+            continue
+        out.append((label,
+                    statistics.median(s.so_first_ns for s in second),
+                    statistics.median(s.so_first_ns for s in first),
+                    statistics.median(s.pdc_ns or 0 for s in first),
+                    statistics.median(s.pdc_ns or 0 for s in second)))
+    return out
 
 
 def print_timing(title: str, samples: list[Sample], repeat: int,
