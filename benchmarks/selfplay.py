@@ -20,16 +20,26 @@ work on a shared machine, the processor seconds the games themselves took.
 
 :func:`standoff_selfplay` is the standoff side, importable by a script that
 puts other engines beside it: ``(phases, seconds)`` for ``games`` games over
-``workers`` processes (0: in this process).
+``workers`` processes (0: in this process). The peers are put beside it here
+too, like for like (same cap, worker counts and repeats, their runs taking
+turns with standoff's): pydipcc when found (``--pydipcc DIR`` or
+``PYDIPCC_PATH``, see ``peers.py``) and ``diplomacy`` when this interpreter
+has it (``.bench-venv``), on ``--mila-games`` games as it is slow; their
+loops are in ``peer_selfplay.py``.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+
+from peer_selfplay import mila_selfplay, pydipcc_selfplay  # benchmarks/, beside this script
+from peers import add_pydipcc_option, load_pydipcc
 
 import standoff
 from standoff import (
@@ -91,6 +101,12 @@ def _best(runs: list[tuple[int, float, float]]) -> tuple[int, float, float]:
     return phases.pop(), min(w for _, w, _ in runs), min(c for _, _, c in runs)
 
 
+def _fastest(runs: list[tuple[int, float, float]]) -> tuple[int, float, float]:
+    """The run with the most phases per second: ``diplomacy``'s order lists come in
+    hash order, so its games differ between processes and runs cannot be paired."""
+    return max(runs, key=lambda r: r[0] / r[1])
+
+
 def _into_compiled_venv() -> None:
     """Re-run this script in .bench-venv (built or brought up to date first)."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -116,6 +132,9 @@ def main() -> None:
                     help="skip the record API loop")
     ap.add_argument("--compiled", action="store_true",
                     help="run in .bench-venv (compiled core), building it if needed")
+    ap.add_argument("--mila-games", type=int, default=10,
+                    help="games for diplomacy, when installed here (default 10; 0: none)")
+    add_pydipcc_option(ap)
     args = ap.parse_args()
     if args.compiled:
         _into_compiled_venv()
@@ -123,6 +142,17 @@ def main() -> None:
           f"{sys.version.split()[0]}, {os.cpu_count()} CPUs; {args.games} Standard games "
           f"to {args.max_year}, move bias {MOVE_BIAS}, best of {args.repeat}"
           f"{'; GameBatch rows make JSON lines' if args.lines else ''}")
+    module = load_pydipcc(args.pydipcc)
+    peers: dict[str, Callable[[int], tuple[int, float, float]]] = {}
+    if module is not None:
+        folder = Path(str(module.__file__)).parent
+        peers[f"pydipcc, {args.games} games"] = lambda w: pydipcc_selfplay(
+            args.games, w, folder, args.seed, args.max_year, MOVE_BIAS)
+    if args.mila_games and importlib.util.find_spec("diplomacy") is None:
+        print("diplomacy: not installed in this interpreter (it is in .bench-venv: --compiled)")
+    elif args.mila_games:
+        peers[f"diplomacy, {args.mila_games} games"] = lambda w: mila_selfplay(
+            args.mila_games, w, args.seed, args.max_year, MOVE_BIAS)
     rows: list[tuple[str, tuple[int, float, float]]] = []
     if not args.no_baseline:
         rows.append(("record API, one phase at a time, this process",
@@ -131,9 +161,15 @@ def main() -> None:
     for w in args.workers:
         where = "this process" if w == 0 else \
             f"{w} worker process{'es' if w > 1 else ''} (collector tuned)"
-        rows.append((f"GameBatch, {where}",
-                     _best([_selfplay(args.games, w, args.seed, args.max_year, 8, args.lines)
-                            for _ in range(args.repeat)])))
+        ours: list[tuple[int, float, float]] = []
+        theirs: dict[str, list[tuple[int, float, float]]] = {name: [] for name in peers}
+        for _ in range(args.repeat):  # the engines take turns, like for like
+            ours.append(_selfplay(args.games, w, args.seed, args.max_year, 8, args.lines))
+            for name, play in peers.items():
+                theirs[name].append(play(w))
+        rows.append((f"GameBatch, {where}", _best(ours)))
+        where = "this process" if w == 0 else f"{w} worker process{'es' if w > 1 else ''}"
+        rows += [(f"{name}, {where}", _fastest(runs)) for name, runs in theirs.items()]
     print(f"  {'':48} {'phases':>8} {'wall s':>7} {'phases/s':>9}   {'per CPU-s':>9}")
     for label, (phases, wall, cpu) in rows:
         print(f"  {label:48} {phases:8,} {wall:7.2f} {phases / wall:9,.0f}   "
