@@ -23,7 +23,8 @@ and the verdict on each difference: ``benchmarks/README.md``):
   After every phase the positions are compared (units, dislodged units and
   their retreats, centres, next phase). standoff's first difference from
   diplomacy in a game is explained by counterfactuals that mimic known
-  diplomacy 1.1.2 behaviours (``TRANSFORMS``, ``EMULATORS``, ``classify``);
+  diplomacy 1.1.2 behaviours (``standoff.mila.classify``, the causes in
+  ``standoff.mila.CAUSES``);
   standoff is then restarted from diplomacy's position at the next movement
   or adjustment phase (``--resync``: and compared again). pydipcc, written to
   reproduce diplomacy, is counted against both and rebuilt from diplomacy's
@@ -36,7 +37,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import itertools
 import json
 import os
 import statistics
@@ -44,7 +44,6 @@ import sys
 import time
 import tracemalloc
 from collections import Counter, defaultdict
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -70,11 +69,9 @@ import variant_openings  # noqa: E402  (benchmarks/ is on sys.path when run as a
 from diplomacy import Game  # noqa: E402  (AGPL: benchmark environment only)
 from diplomacy.utils.export import to_saved_game_format  # noqa: E402
 from engine_states import (  # noqa: E402
-    BOARD,
     CAL,
     VARIANT,
     Orders,
-    State,
     dip_play,
     dip_state,
     pdc_state,
@@ -94,29 +91,22 @@ from timing_table import (  # noqa: E402
 
 import standoff  # noqa: E402
 from standoff import (  # noqa: E402
-    Convoy,
-    Dislodged,
-    Move,
     Position,
     Reason,
-    StandoffError,
-    SupportMove,
-    Unit,
-    UnitType,
+    mila,
 )
 from standoff import adjudicate as so_adjudicate  # noqa: E402
 from standoff.core.adjudicator import PhaseResult  # noqa: E402
-from standoff.core.geography import province_of  # noqa: E402
-from standoff.core.notation import parse_order  # noqa: E402
-from standoff.core.options import DEFAULT as DEFAULT_OPTIONS  # noqa: E402
-from standoff.core.retreats import retreat_options  # noqa: E402
+from standoff.mila import State  # noqa: E402
 
 # ---------------------------------------------------------------------------------------------
-# Differences and their causes
+# Differences and their causes: explained by standoff.mila (the package owns the causes)
 
 
 @dataclass
 class Difference:
+    """A phase on which diplomacy and standoff reached different positions."""
+
     file: str
     game: int
     phase: str
@@ -130,320 +120,21 @@ class Difference:
 
     @property
     def lines(self) -> list[str]:
-        return self.dip_after.diff(self.so_after)
-
-
-@dataclass
-class Trial:
-    """A counterfactual: a position and orders that mimic a diplomacy 1.1.2 behaviour."""
-
-    position: Position
-    orders: dict[str, list[str]]
-    #: province -> power: units lent to another power for the trial, given back afterwards
-    owner_fix: dict[str, str] = field(default_factory=dict)
-
-
-#: re-derives diplomacy's view of the retreats: (difference, standoff's next position, units
-#: standoff disbanded for want of a retreat, standoff's state, orders) -> state or None
-Emulator = Callable[[Difference, Position, list[Unit], State, Orders], "State | None"]
-
-
-def _parsed(orders: Orders) -> list[tuple[str, str, Any]]:
-    """(power id, text, parsed order or None) for every order."""
-    out: list[tuple[str, str, Any]] = []
-    for power, items in orders.items():
-        pid = VARIANT.power(power)
-        for text in items:
-            try:
-                out.append((pid, text, parse_order(text, VARIANT)))
-            except StandoffError:
-                out.append((pid, text, None))
-    return out
-
-
-def _by_convoy(move: Any, pos: Position) -> bool:
-    unit = pos.unit_at(province_of(move.location))
-    if unit is None or unit.type is not UnitType.ARMY:
-        return False
-    return bool(move.via_convoy) or move.dest not in BOARD.links(UnitType.ARMY, move.location)
-
-
-def _fallback_to_land(d: Difference, t: Trial) -> Trial | None:
-    """diplomacy 1.1.2 sends an army ordered to an adjacent province by land when its
-    convoy fails (no convoy ordered, an incomplete route, a disrupted convoy), whether
-    the convoy was asked for with 'via convoy' or by a fleet of its own power. DATC 3.0
-    4.A.3, 6.G.8, 6.G.20: no fallback, the move fails."""
-    stuck = {(r.order.location, r.order.dest) for r in d.result.results
-             if isinstance(r.order, Move)
-             and (r.reason in (Reason.NO_CONVOY, Reason.PARADOX)
-                  or (r.reason is Reason.ILLEGAL and r.order.via_convoy))  # no route at all
-             and r.order.dest in BOARD.links(UnitType.ARMY, r.order.location)}
-    if not stuck:
-        return None
-    new: dict[str, list[str]] = defaultdict(list)
-    for power, text, o in _parsed(t.orders):
-        if isinstance(o, Move) and (o.location, o.dest) in stuck:
-            text = f"A {o.location.upper()} - {o.dest.upper()}"
-        elif isinstance(o, Convoy) and (o.target, o.dest) in stuck:
-            continue
-        new[power].append(text)
-    return Trial(t.position, dict(new), t.owner_fix)
-
-
-def _moves(parsed: list[tuple[str, str, Any]]) -> dict[str, Any]:
-    return {o.location: o for _p, _t, o in parsed if isinstance(o, Move)}
-
-
-def _self_support_dislodges(d: Difference, t: Trial) -> Trial | None:
-    """diplomacy 1.1.2 lets a power's support of a foreign army *convoyed* into the power's
-    own unit count for the dislodgement. DATC 3.0 6.D.12 (and the 2023 rulebook): a power
-    cannot help dislodge its own unit; the support does not count for dislodging."""
-    parsed = _parsed(t.orders)
-    moves = _moves(parsed)
-    pos = t.position
-    lend: dict[str, tuple[str, str]] = {}  # supporter province -> (from power, to power)
-    for power, _text, o in parsed:
-        if not isinstance(o, SupportMove):
-            continue
-        mover, victim = pos.unit_at(province_of(o.target)), pos.unit_at(province_of(o.dest))
-        move = moves.get(o.target)
-        if (mover and victim and move and victim.power == power and mover.power != power
-                and _by_convoy(move, pos) and pos.unit_at(o.province)):
-            lend[o.province] = (power, mover.power)
-    if not lend:
-        return None
-    units = [Unit(lend[u.province][1], u.type, u.location) if u.province in lend else u
-             for u in pos.units]
-    new: dict[str, list[str]] = defaultdict(list)
-    for power, text, o in parsed:
-        new[lend[o.province][1] if o is not None and o.province in lend else power].append(text)
-    fix = dict(t.owner_fix)
-    fix.update({prov: frm for prov, (frm, _to) in lend.items()})
-    return Trial(Position(pos.variant, pos.phase, tuple(units), pos.centres), dict(new), fix)
-
-
-def _self_support_disrupts(d: Difference, t: Trial) -> Trial | None:
-    """diplomacy 1.1.2 takes a convoying fleet's convoy as disrupted when a foreign attack on
-    it has the support of the fleet's own power, although that support cannot dislodge it.
-    DATC 3.0 6.D.12 (self-dislodgement support does not count) and 6.F (a convoy fails
-    only when a fleet of it is dislodged): the convoy goes ahead."""
-    parsed = _parsed(t.orders)
-    moves = _moves(parsed)
-    pos = t.position
-    drop = set()
-    for power, _text, o in parsed:
-        if not isinstance(o, SupportMove):
-            continue
-        mover, victim = pos.unit_at(province_of(o.target)), pos.unit_at(province_of(o.dest))
-        if (mover and victim and o.target in moves and victim.power == power
-                and mover.power != power and victim.type is UnitType.FLEET):
-            drop.add(victim.province)
-    convoys = {o.province for _p, _t, o in parsed if isinstance(o, Convoy)}
-    drop &= convoys
-    if not drop:
-        return None
-    new: dict[str, list[str]] = defaultdict(list)
-    for power, text, o in parsed:
-        if not (isinstance(o, Convoy) and o.province in drop):
-            new[power].append(text)
-    return Trial(t.position, dict(new), t.owner_fix)
-
-
-def _self_support_head_to_head(d: Difference, t: Trial) -> Trial | None:
-    """In a head-to-head battle diplomacy 1.1.2 ignores the support a power gives the
-    foreign unit attacking its own unit when it weighs that attacker's defence. DATC 3.0
-    6.E.3, 6.E.12, 6.E.15 and 5.B: such a support does not help dislodge the power's own
-    unit (attack strength) but does count for the supported unit's defence."""
-    parsed = _parsed(t.orders)
-    moves = _moves(parsed)
-    pos = t.position
-    drop = set()
-    for power, text, o in parsed:
-        if not isinstance(o, SupportMove):
-            continue
-        mover, victim = pos.unit_at(province_of(o.target)), pos.unit_at(province_of(o.dest))
-        back = moves.get(province_of(o.dest)) if victim else None
-        if (mover and victim and o.target in moves and victim.power == power
-                and mover.power != power and back is not None
-                and province_of(back.dest) == province_of(o.target)):
-            drop.add((power, text))
-    if not drop:
-        return None
-    new: dict[str, list[str]] = defaultdict(list)
-    for power, text, _o in parsed:
-        if (power, text) not in drop:
-            new[power].append(text)
-    return Trial(t.position, dict(new), t.owner_fix)
-
-
-def _all_dislodged(d: Difference, after: Position, disbanded: list[Unit], orders: Orders
-                   ) -> list[Dislodged]:
-    """Every unit dislodged in the phase, including those standoff disbanded at once
-    because they had nowhere to retreat (their attacker is found from the orders)."""
-    out = list(after.dislodged)
-    if not disbanded:
-        return out
-    parsed = _parsed(orders)
-    moves = _moves(parsed)
-    for u in disbanded:
-        now = after.unit_at(u.province)
-        src = next((m.location for m in moves.values() if now is not None
-                    and province_of(m.dest) == u.province
-                    and province_of(now.location) == province_of(m.dest)
-                    and (was := d.before.unit_at(province_of(m.location))) is not None
-                    and was.type == now.type), None)
-        if src is None:
-            continue
-        out.append(Dislodged(u, province_of(src), _by_convoy(moves[src], d.before)))
-    return out
-
-
-def _retreat_view(anywhere_after_convoy: bool, h2h_not_contested: bool
-                  ) -> Emulator:
-    """Re-derive the retreat situation under another retreat rule."""
-
-    def view(d: Difference, after: Position, disbanded: list[Unit], state: State,
-             orders: Orders) -> State | None:
-        dislodged = _all_dislodged(d, after, disbanded, orders)
-        if not dislodged:
-            return None
-        if anywhere_after_convoy and not any(x.via_convoy for x in dislodged):
-            return None
-        contested = after.contested if after.dislodged else _contested_of(d, after, orders)
-        if h2h_not_contested:
-            fixed = _h2h_uncontested(d, contested, orders)
-            if fixed == contested:
-                return None
-            contested = fixed
-        occupied = {u.province for u in after.units}
-        rets, dis = set(), set()
-        for x in dislodged:
-            u = x.unit
-            if anywhere_after_convoy and x.via_convoy:
-                opts = [loc for loc in BOARD.links(u.type, u.location)
-                        if BOARD.can_enter(u.location, loc)]
-            else:
-                opts = retreat_options(BOARD, x, occupied, contested, DEFAULT_OPTIONS)
-            if opts:
-                dis.add((u.power.upper(), u.type.value, u.location.upper()))
-                rets.add((u.power.upper(), f"{u.type.value} {u.location.upper()}",
-                          frozenset(o.upper() for o in opts)))
-        phase, centres = state.phase, state.centres
-        if dis and not after.dislodged:  # standoff went past the retreat phase
-            phase = d.before.phase.next_retreat().name(CAL)
-            centres = tuple(sorted((c.upper(), p.upper()) for c, p in d.before.centres.items()))
-        return State(phase, state.units, frozenset(dis), frozenset(rets), centres)
-
-    return view
-
-
-def _contested_of(d: Difference, after: Position, orders: Orders) -> frozenset[str]:
-    """Provinces left empty by a stand-off (standoff's rule), for a phase it ended without
-    a retreat phase: attacked, empty, and entered by nobody."""
-    occupied = {u.province for u in after.units}
-    out = set()
-    for r in d.result.results:
-        if isinstance(r.order, Move) and not r.success:
-            p = province_of(r.order.dest)
-            if p not in occupied:
-                out.add(p)
-    return frozenset(out)
-
-
-def _h2h_uncontested(d: Difference, contested: frozenset[str], orders: Orders
-                     ) -> frozenset[str]:
-    """DATC 6.H.9 / 4.A.7: a unit dislodged in a head-to-head battle has no effect on the
-    province its dislodger came from, so does not make it contested."""
-    failed: dict[str, list[Any]] = defaultdict(list)
-    for r in d.result.results:
-        if isinstance(r.order, Move) and not r.success:
-            failed[province_of(r.order.dest)].append(r)
-    out = set(contested)
-    for p in contested:
-        others = [r for r in failed.get(p, [])
-                  if not (r.dislodged_by == p and not _by_convoy(r.order, d.before))]
-        if not others:
-            out.discard(p)
-    return frozenset(out)
-
-
-#: cause -> (verdict with the DATC rule that decides it, counterfactual)
-TRANSFORMS: dict[str, tuple[str, Callable[[Difference, Trial], Trial | None]]] = {
-    "convoy-fallback-to-land": (
-        "DATC 4.A.3, 6.G.8, 6.G.20: an army ordered to an adjacent province that goes by "
-        "convoy ('via convoy', or intent shown by a fleet of its own power) does not fall "
-        "back to the land route when the convoy fails; diplomacy moves it over land. "
-        "standoff right", _fallback_to_land),
-    "self-support-dislodges-via-convoy": (
-        "DATC 6.D.12 / 2023 rules: a power's support cannot help dislodge its own unit, "
-        "also when the attacker is convoyed; diplomacy counts it. standoff right",
-        _self_support_dislodges),
-    "self-support-disrupts-convoy": (
-        "DATC 6.D.12 + 6.F: a foreign attack on a convoying fleet, supported by the fleet's "
-        "own power, cannot dislodge it, so the convoy is not disrupted; diplomacy disrupts "
-        "it. standoff right", _self_support_disrupts),
-    "self-support-in-head-to-head": (
-        "DATC 6.E.3/6.E.12/6.E.15 and 5.B: a power's support for a foreign move against its "
-        "own unit does not count for dislodging that unit but does count for the mover's "
-        "defence in a head-to-head battle; diplomacy drops it. standoff right",
-        _self_support_head_to_head),
-}
-EMULATORS: dict[str, tuple[str, Emulator]] = {
-    "retreat-anywhere-after-convoy": (
-        "DATC 4.A.5 / rulebook: a unit dislodged by a convoyed army may retreat to the "
-        "attacker's origin, but still only to an empty province not left empty by a "
-        "stand-off; diplomacy offers every adjacent province (an operator-precedence slip "
-        "in Game._move_results). standoff right",
-        _retreat_view(anywhere_after_convoy=True, h2h_not_contested=False)),
-    "STANDOFF-BUG-contested-after-head-to-head": (
-        "DATC 6.H.9 / 4.A.7: a unit dislodged in a head-to-head battle leaves no stand-off "
-        "in its dislodger's origin, so others may retreat there; standoff marks that "
-        "province contested. diplomacy right",
-        _retreat_view(anywhere_after_convoy=False, h2h_not_contested=True)),
-    "retreat-anywhere-after-convoy + STANDOFF-BUG-contested-after-head-to-head": (
-        "both of the above",
-        _retreat_view(anywhere_after_convoy=True, h2h_not_contested=True)),
-}
-CAUSES = {**{k: v[0] for k, v in TRANSFORMS.items()},
-          **{k: v[0] for k, v in EMULATORS.items() if " + " not in k}}
-
-
-def _give_back(pos: Position, fix: Mapping[str, str]) -> Position:
-    if not fix:
-        return pos
-    units = [Unit(fix[u.province], u.type, u.location) if u.province in fix else u
-             for u in pos.units]
-    dis = [Dislodged(Unit(fix[x.unit.province], x.unit.type, x.unit.location), x.attacker_from,
-                     x.via_convoy) if x.unit.province in fix else x for x in pos.dislodged]
-    centres = dict(pos.centres)
-    for prov, power in fix.items():
-        if prov in centres and any(u.province == prov for u in units):
-            centres[prov] = power
-    return Position(pos.variant, pos.phase, tuple(units), centres, tuple(dis), pos.contested)
+        return self.dip_after.diff(self.so_after, "diplomacy", "standoff")
 
 
 def classify(d: Difference) -> str:
-    """Name the diplomacy behaviour(s) that explain the difference: the smallest set of
-    counterfactuals under which standoff reaches diplomacy's position exactly."""
-    base = Trial(d.before, {p: list(o) for p, o in d.orders.items()})
-    applicable = [n for n, (_w, fn) in TRANSFORMS.items() if fn(d, base) is not None]
-    for r in range(len(applicable) + 1):
-        for combo in itertools.combinations(applicable, r):
-            t = base
-            for name in combo:
-                t = TRANSFORMS[name][1](d, t) or t
-            res = so_adjudicate(t.position, t.orders)
-            after = _give_back(res.next_position, t.owner_fix)
-            gone = [Unit(t.owner_fix.get(u.province, u.power), u.type, u.location)
-                    for u in res.disbanded]
-            state = so_state(after)
-            if combo and not d.dip_after.diff(state):
-                return " + ".join(combo)
-            for ename, (_w, emulate) in EMULATORS.items():
-                alt = emulate(d, after, gone, state, t.orders)
-                if alt is not None and not d.dip_after.diff(alt):
-                    return " + ".join([*combo, ename])
-    return "unexplained"
+    """The diplomacy 1.1.2 behaviour(s) behind the difference (cause names joined
+    by " + ", or ``unexplained``): :func:`standoff.mila.classify`."""
+    return mila.classify(mila.Difference(d.phase, d.orders, d.before, d.dip_after, d.so_after,
+                                         d.result, VARIANT))
+
+
+def describe(cause: str) -> str:
+    """What diplomacy does and the DATC ruling, for each cause in ``cause``."""
+    if cause == mila.UNEXPLAINED:
+        return "not explained by any known diplomacy behaviour"
+    return "; ".join(mila.CAUSES[c].describe() for c in cause.split(" + "))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -531,7 +222,7 @@ def _peer_step(peer: PydipccReplay, orders: Orders, game: Game, after_d: State, 
     ns = peer.play(orders, after_d.phase)
     after_p = pdc_state(peer.game)
     tally.phases += 1
-    diff = after_d.diff(after_p, ("diplomacy", "pydipcc"))
+    diff = after_d.diff(after_p, "diplomacy", "pydipcc")
     if diff:
         tally.differences.append((idx, name, diff))
         peer.rebuild_from(to_saved_game_format(game))
@@ -617,9 +308,9 @@ def replay_file(games: list[dict[str, Any]], run: FileRun, args: argparse.Namesp
                 if r.reason is Reason.INVALID:
                     run.invalid.append((idx, name, r.text, r.detail))
             after_s = so_state(res.next_position)
-            differs = bool(after_d.diff(after_s))
+            differs = bool(after_d.diff(after_s, "diplomacy", "standoff"))
             if after_p is not None:
-                same = not after_p.diff(after_s)
+                same = not after_p.diff(after_s, "pydipcc", "standoff")
                 tally.compared_so += 1
                 tally.agree_so += same
                 tally.so_differs += differs
@@ -826,8 +517,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{games - len(first)})")
     by_cause = Counter(d.cause for d in first)
     for cause, n in by_cause.most_common():
-        why = "; ".join(CAUSES[c] for c in cause.split(" + ")) if cause != "unexplained" \
-            else "needs a look (see above)"
+        why = describe(cause) if cause != mila.UNEXPLAINED else "needs a look (see above)"
         print(f"    {n:>4}  {cause}: {why}")
     if args.resync:
         after = sum(r.compared_after for r, _ in runs)

@@ -11,17 +11,14 @@ benchmark venv (``setup_env.py``): ``diplomacy`` is never imported elsewhere.
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any
 
 from diplomacy import Game  # AGPL: benchmark environment only
 
 from standoff import Phase, PhaseKind, Position
-from standoff.core.options import DEFAULT as DEFAULT_OPTIONS
-from standoff.core.retreats import retreat_options
 from standoff.core.variant import load_variant
+from standoff.mila import State, state_of_position
 
 VARIANT = load_variant("standard")
 CAL = VARIANT.calendar
@@ -29,54 +26,6 @@ BOARD = VARIANT.board
 
 #: a phase's orders as recorded: power -> order texts (MILA notation)
 Orders = Mapping[str, list[str]]
-
-
-@dataclass(frozen=True)
-class State:
-    """What the engines must agree on after a phase."""
-
-    phase: str
-    units: frozenset[tuple[str, str, str]]  # (POWER, type, LOC[/COAST])
-    dislodged: frozenset[tuple[str, str, str]]
-    retreats: frozenset[tuple[str, str, frozenset[str]]]  # (POWER, "A LOC", {options})
-    centres: tuple[tuple[str, str], ...]  # sorted (CENTRE, POWER)
-
-    def diff(self, other: State, names: tuple[str, str] = ("diplomacy", "standoff")
-             ) -> list[str]:
-        """What differs, as 'field: diplomacy only ...; standoff only ...' lines
-        (``names``: what to call this engine and the other's)."""
-        mine, theirs = names
-        out = []
-        if self.phase != other.phase and "COMPLETED" not in (self.phase, other.phase):
-            out.append(f"phase: {mine} {self.phase}, {theirs} {other.phase}")
-        for name in ("units", "dislodged", "retreats", "centres"):
-            a, b = set(getattr(self, name)), set(getattr(other, name))
-            if a != b:
-                out.append(f"{name}: {mine} only {_fmt(a - b)}; {theirs} only {_fmt(b - a)}")
-        return out
-
-    def text(self) -> str:
-        units: dict[str, list[str]] = defaultdict(list)
-        for p, t, loc in sorted(self.units):
-            units[p].append(f"{t} {loc}")
-        cen: dict[str, list[str]] = defaultdict(list)
-        for c, p in self.centres:
-            cen[p].append(c)
-        dis = ", ".join(f"{p} {t} {loc}" for p, t, loc in sorted(self.dislodged)) or "-"
-        return (f"{self.phase} | "
-                + "; ".join(f"{p}: {', '.join(us)}" for p, us in sorted(units.items()))
-                + " | " + "; ".join(f"{p}: {' '.join(sorted(cs))}" for p, cs in sorted(cen.items()))
-                + f" | dislodged: {dis}")
-
-
-def _fmt(items: Iterable[Any]) -> str:
-    def one(x: Any) -> str:
-        if isinstance(x, tuple):
-            return " ".join(one(y) for y in x)
-        if isinstance(x, frozenset):
-            return "{" + ",".join(sorted(x)) + "}"
-        return str(x)
-    return ", ".join(sorted(one(x) for x in items)) or "-"
 
 
 def dip_state(game: Game) -> State:
@@ -94,17 +43,7 @@ def dip_state(game: Game) -> State:
 
 
 def so_state(pos: Position) -> State:
-    units = frozenset((u.power.upper(), u.type.value, u.location.upper()) for u in pos.units)
-    dis = frozenset((d.unit.power.upper(), d.unit.type.value, d.unit.location.upper())
-                    for d in pos.dislodged)
-    occupied = {u.province for u in pos.units}
-    rets = frozenset(
-        (d.unit.power.upper(), f"{d.unit.type.value} {d.unit.location.upper()}",
-         frozenset(loc.upper() for loc in retreat_options(BOARD, d, occupied, pos.contested,
-                                                          DEFAULT_OPTIONS)))
-        for d in pos.dislodged)
-    cen = tuple(sorted((c.upper(), p.upper()) for c, p in pos.centres.items()))
-    return State(pos.phase.name(CAL), units, dis, rets, cen)
+    return state_of_position(pos, VARIANT)
 
 
 def position_from_dip(game: Game) -> Position:

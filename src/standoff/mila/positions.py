@@ -66,6 +66,21 @@ class State:
                 out.append(f"{name}: {mine} only {_fmt(a - b)}; {theirs} only {_fmt(b - a)}")
         return out
 
+    def text(self) -> str:
+        """One line: phase | units per power | centres per power | dislodged units."""
+        units: dict[str, list[str]] = {}
+        for p, t, loc in sorted(self.units):
+            units.setdefault(p, []).append(f"{t} {loc}")
+        centres: dict[str, list[str]] = {}
+        for c, p in self.centres:
+            centres.setdefault(p, []).append(c)
+        dis = ", ".join(f"{p} {t} {loc}" for p, t, loc in sorted(self.dislodged)) or "-"
+        return (f"{self.phase} | "
+                + "; ".join(f"{p}: {', '.join(us)}" for p, us in sorted(units.items()))
+                + " | "
+                + "; ".join(f"{p}: {' '.join(sorted(cs))}" for p, cs in sorted(centres.items()))
+                + f" | dislodged: {dis}")
+
 
 def _fmt(items: Iterable[object]) -> str:
     def one(x: object) -> str:
