@@ -38,18 +38,34 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from peer_selfplay import mila_selfplay, pydipcc_selfplay  # benchmarks/, beside this script
-from peers import add_pydipcc_option, load_pydipcc
 
-import standoff
-from standoff import (
+def _into_compiled_venv() -> None:
+    """Re-run this script in .bench-venv (built or brought up to date first): done
+    before standoff is imported, which the interpreter given may not have."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import setup_env
+
+    py = setup_env.ensure(quiet=True)
+    if Path(sys.prefix).resolve() != setup_env.BENCH_VENV.resolve():
+        args = [a for a in sys.argv[1:] if a != "--compiled"]
+        os.execv(str(py), [str(py), str(Path(__file__).resolve()), *args])
+
+
+if __name__ == "__main__" and "--compiled" in sys.argv[1:]:
+    _into_compiled_venv()
+
+from peer_selfplay import mila_selfplay, pydipcc_selfplay  # noqa: E402  (benchmarks/)
+from peers import add_pydipcc_option, load_pydipcc  # noqa: E402
+
+import standoff  # noqa: E402
+from standoff import (  # noqa: E402
     GameRecord,
     game_rng,
     process_phase,
     random_orders,
     submit_orders,
 )
-from standoff.selfplay import plan, play_batch, run_local
+from standoff.selfplay import plan, play_batch, run_local  # noqa: E402
 
 MOVE_BIAS = 0.7
 
@@ -107,17 +123,6 @@ def _fastest(runs: list[tuple[int, float, float]]) -> tuple[int, float, float]:
     return max(runs, key=lambda r: r[0] / r[1])
 
 
-def _into_compiled_venv() -> None:
-    """Re-run this script in .bench-venv (built or brought up to date first)."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    import setup_env
-
-    py = setup_env.ensure(quiet=True)
-    if Path(sys.prefix).resolve() != setup_env.BENCH_VENV.resolve():
-        args = [a for a in sys.argv[1:] if a != "--compiled"]
-        os.execv(str(py), [str(py), str(Path(__file__).resolve()), *args])
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=100)
@@ -136,8 +141,6 @@ def main() -> None:
                     help="games for diplomacy, when installed here (default 10; 0: none)")
     add_pydipcc_option(ap)
     args = ap.parse_args()
-    if args.compiled:
-        _into_compiled_venv()
     print(f"standoff {standoff.__version__}, {standoff.BUILD}, Python "
           f"{sys.version.split()[0]}, {os.cpu_count()} CPUs; {args.games} Standard games "
           f"to {args.max_year}, move bias {MOVE_BIAS}, best of {args.repeat}"
