@@ -73,6 +73,11 @@ def _probe(env: Path) -> str | None:
 
 
 def _pip(env: Path, *args: str, compile_: str) -> None:
+    """pip install into ``env``. pip builds in the source tree's ``build/``, which
+    keeps files of earlier layouts (they would land in the wheel): a compiled
+    install starts from an empty one."""
+    if compile_ == "1":
+        shutil.rmtree(ROOT / "build", ignore_errors=True)
     cmd = [str(python_path(env)), "-m", "pip", "install", "--quiet", *args]
     if LOCAL_SDISTS.is_dir():
         cmd += ["--find-links", str(LOCAL_SDISTS)]
