@@ -8,8 +8,10 @@ One order per meaning: a move to a non-adjacent province is offered once
 (plain, the convoy being implied); a move to an adjacent province that a
 convoy could also make is offered both plain and ``VIA CONVOY``. Supports are
 offered without a coast (a coastless support matches a move to any coast).
-Convoy routes depend only on where fleets stand, so they are memoised per
-fleet layout: consecutive phases of a game mostly reuse them.
+Everything else a unit may be ordered is fixed by the map and built once per
+unit type and location; an army's convoy routes depend only on the fleets a
+chain links to it, and are memoised by them: the phases of a game mostly
+reuse them.
 
 Orders are listed per location, so a power with several fleets on one high
 sea (1939 IV) gets one list for that sea and picks from it once per fleet.
