@@ -41,6 +41,7 @@ from standoff.mila import (
     saved_games_from_text,
     state_of_mila,
     state_of_position,
+    tally,
     to_saved_game,
     variant_for,
 )
@@ -386,3 +387,8 @@ def test_cli_errors_are_one_line(args: tuple[str, ...], message: str, code: int,
     assert r.returncode == code, r.stderr
     assert r.stderr.count("\n") == 1 and message in r.stderr, r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_the_summary_counts_one_phase_in_the_singular() -> None:
+    assert tally(1, 1, 0) == "1 phase replayed, 1 agree, 0 differ"
+    assert tally(42, 38, 4) == "42 phases replayed, 38 agree, 4 differ"

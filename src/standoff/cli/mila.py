@@ -16,7 +16,7 @@ from pathlib import Path
 import click
 
 from standoff import Options, StandoffError, storage
-from standoff.mila import Replay, read_saved_games, replay, to_saved_game
+from standoff.mila import Replay, read_saved_games, replay, tally, to_saved_game
 
 from .app import cli, friendly
 
@@ -57,8 +57,7 @@ def import_(game: str, report: bool, as_json: bool, game_id: str | None, output:
         if len(replays) > 1:
             compared = sum(r.compared for r in replays)
             differ = sum(len(r.disagreements) for r in replays)
-            click.echo(f"{len(replays)} games: {compared} phases replayed, "
-                       f"{compared - differ} agree, {differ} differ")
+            click.echo(f"{len(replays)} games: {tally(compared, compared - differ, differ)}")
     if output is not None:
         storage.create(replays[0].record, output, overwrite=force)
         click.echo(f"saved {output}")
@@ -67,8 +66,7 @@ def import_(game: str, report: bool, as_json: bool, game_id: str | None, output:
 def _summary(r: Replay) -> str:
     causes = sorted({d.cause for d in r.disagreements})
     why = f" ({', '.join(causes)})" if causes else ""
-    return (f"{r.game.where()}: {r.compared} phases replayed, {r.agreed} agree, "
-            f"{len(r.disagreements)} differ{why}")
+    return f"{r.game.where()}: {tally(r.compared, r.agreed, len(r.disagreements))}{why}"
 
 
 @mila.command("export")

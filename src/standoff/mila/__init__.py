@@ -21,7 +21,7 @@ from __future__ import annotations
 from .differences import CAUSES, UNEXPLAINED, Cause, Difference, classify
 from .export import mila_order, to_saved_game
 from .positions import State, position_from_state, state_of_mila, state_of_position
-from .replay import Disagreement, Replay, replay
+from .replay import Disagreement, Replay, replay, tally
 from .rules import RULES, variant_for
 from .saved_game import (
     MilaError,
@@ -39,5 +39,5 @@ __all__ = [
     "MilaGame", "MilaPhase", "MilaState", "Replay", "State", "classify", "mila_order",
     "position_from_state", "read_saved_games", "replay", "saved_game_from_dict",
     "saved_games_from_text", "state_from_dict", "state_of_mila", "state_of_position",
-    "to_saved_game", "variant_for",
+    "tally", "to_saved_game", "variant_for",
 ]

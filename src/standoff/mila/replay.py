@@ -74,6 +74,12 @@ class Disagreement:
                 if self.explained else None}
 
 
+def tally(compared: int, agreed: int, differ: int) -> str:
+    """'N phases replayed, A agree, D differ': a replay's summary, one game or many."""
+    return (f"{compared} phase{'' if compared == 1 else 's'} replayed, {agreed} agree, "
+            f"{differ} differ")
+
+
 @dataclass
 class Replay:
     """One MILA game replayed through standoff."""
@@ -96,8 +102,8 @@ class Replay:
         """The replay in words: a summary line, then each disagreement and note."""
         g = self.game
         rules = " ".join(g.rules) or "none"
-        out = [f"{g.where()} ({self.variant.name}, rules {rules}): {self.compared} phases "
-               f"replayed, {self.agreed} agree, {len(self.disagreements)} differ"]
+        out = [f"{g.where()} ({self.variant.name}, rules {rules}): "
+               f"{tally(self.compared, self.agreed, len(self.disagreements))}"]
         for d in self.disagreements:
             out.append(f"  {d.phase}: differs")
             out.extend(f"    {line}" for line in d.lines)
