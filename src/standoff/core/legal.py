@@ -53,7 +53,7 @@ LegalOrders = dict[str, dict[str, list[Order]]]
 #: some of a unit's legal orders, and whether they change the board (a biased
 #: random player prefers those): a movement phase's menu lists them in segments
 Segment = tuple[Sequence[Order], bool]
-Menu = dict[str, dict[str, list[Segment]]]
+Menu = dict[str, dict[str, "_Entry"]]
 ConvoyTable = tuple[tuple[str, frozenset[str], frozenset[str]], ...]
 
 
@@ -64,8 +64,8 @@ def legal_orders(position: Position, options: Options = DEFAULT,
     board = v.board_at(position.phase)
     kind = position.phase.kind
     if kind is PhaseKind.MOVEMENT:
-        return {power: {loc: [o for seg, _ in segments for o in seg]
-                        for loc, segments in locs.items()}
+        return {power: {loc: [o for seg, _ in entry.segments() for o in seg]
+                        for loc, entry in locs.items()}
                 for power, locs in _movement_menu(board, v, position).items()}
     if kind is PhaseKind.RETREAT:
         return _retreats(board, position, options)
@@ -107,13 +107,13 @@ def random_orders(position: Position, rng: random.Random, move_bias: float = 0.0
         board = v.board_at(position.phase)
         menu = _movement_menu(board, v, position)
         if not board.high_seas:
-            return {power: [_pick(rng, segments, move_bias) for segments in locs.values()]
+            return {power: [_pick(rng, entry, move_bias) for entry in locs.values()]
                     for power, locs in menu.items()}
         stacked: dict[tuple[str, str], int] = {}
         for u in position.units:
             if province_of(u.location) in board.high_seas:
                 stacked[u.power, u.location] = stacked.get((u.power, u.location), 0) + 1
-        return {power: [_pick(rng, segments, move_bias) for loc, segments in locs.items()
+        return {power: [_pick(rng, entry, move_bias) for loc, entry in locs.items()
                         for _ in range(stacked.get((power, loc), 1))]
                 for power, locs in menu.items()}
     out: dict[str, list[Order]] = {}
@@ -134,22 +134,29 @@ def random_orders(position: Position, rng: random.Random, move_bias: float = 0.0
     return out
 
 
-def _pick(rng: random.Random, segments: list[Segment], move_bias: float) -> Order:
-    """``rng.choice`` over the concatenated segments (or, with ``move_bias``'s
-    chance, over their board-changing orders only), drawing from ``rng``
-    exactly as that call on the flattened list would."""
-    total = changing = 0
-    for seg, changes in segments:
+def _pick(rng: random.Random, entry: _Entry, move_bias: float) -> Order:
+    """``rng.choice`` over the entry's orders (or, with ``move_bias``'s chance,
+    over its board-changing ones only), drawing from ``rng`` exactly as that
+    call on :func:`legal_orders`' list would; the other orders are worked out
+    only when the pick is among them."""
+    changing = 0
+    for seg, _ in entry.changing:
+        changing += len(seg)
+    if move_bias and changing > 0 and rng.random() < move_bias:
+        return _at_index(entry.changing, rng.choice(range(changing)))
+    segments = entry.segments()
+    total = 0
+    for seg, _ in segments:
         total += len(seg)
-        if changes:
-            changing += len(seg)
-    active = bool(move_bias) and changing > 0 and rng.random() < move_bias
-    i = rng.choice(range(changing if active else total))
-    for seg, changes in segments:
-        if changes or not active:
-            if i < len(seg):
-                return seg[i]
-            i -= len(seg)
+    return _at_index(segments, rng.choice(range(total)))
+
+
+def _at_index(segments: list[Segment], i: int) -> Order:
+    """The ``i``-th order of the segments, counted as one list."""
+    for seg, _ in segments:
+        if i < len(seg):
+            return seg[i]
+        i -= len(seg)
     raise AssertionError("an index within the total is within a segment")
 
 
@@ -243,14 +250,16 @@ def _unit_menu(board: Board, unit: UnitType, loc: str) -> _UnitMenu:
     return _UnitMenu(board, unit, loc)
 
 
-def _permits(board: Board, v: Variant, position: Position, out: Menu) -> None:
+def _permits(board: Board, v: Variant, position: Position, out: Menu, phase: _Phase) -> None:
     """A canal's owner may permit each other power's fleets to pass it."""
     for canal in sorted(board.canals):
         owner = canal_owner(board, position, canal)
         if owner is not None and owner in v.powers:
             # beside the orders of the owner's unit standing in the canal, if any
-            out.setdefault(owner, {}).setdefault(canal, []).append(
-                (_canal_permits(v, canal, owner), False))
+            entry = out.setdefault(owner, {}).get(canal)
+            if entry is None:
+                entry = out[owner][canal] = _Entry(phase, None)
+            entry.permits.append((_canal_permits(v, canal, owner), False))
 
 
 @cache
@@ -258,53 +267,91 @@ def _canal_permits(v: Variant, canal: str, owner: str) -> tuple[Order, ...]:
     return tuple(Permit(None, canal, p) for p in v.powers if p != owner)
 
 
-def _movement_menu(board: Board, v: Variant, position: Position) -> Menu:
-    """power -> location -> the legal orders there, as segments: mostly tuples
-    shared by every position (a unit's hold and moves, its supports for a unit
-    at each place), so that no list of every order need be built to pick one."""
-    fleets = position.convoy_seas
-    neutral = v.neutral
-    units = tuple(u for u in position.units if u.power != neutral) if neutral \
-        else position.units
-    # convoy routes: the only part that depends on where other fleets stand
-    convoys: dict[str, ConvoyTable] = {}
-    convoy_jobs: dict[str, list[tuple[str, str]]] = {}
-    by_convoy_only: dict[str, list[tuple[Unit, frozenset[str], frozenset[str]]]] = {}
-    if fleets:
+class _Phase:
+    """What a movement phase's legal orders depend on beyond the map: where the
+    units stand and the convoy routes their fleets open (worked out for every
+    army at once: its convoyed moves are among its board-changing orders)."""
+
+    __slots__ = ("at", "board", "by_convoy_only", "convoy_jobs", "convoys", "occupied")
+
+    def __init__(self, board: Board, position: Position, units: tuple[Unit, ...]) -> None:
+        self.board = board
+        self.at = position._at  # province -> the unit there
+        self.occupied = frozenset(self.at)
+        self.convoys: dict[str, ConvoyTable] = {}
+        self.convoy_jobs: dict[str, list[tuple[str, str]]] = {}
+        self.by_convoy_only: dict[str, list[tuple[Unit, frozenset[str], frozenset[str]]]] = {}
+        fleets = position.convoy_seas
+        if not fleets:
+            return
         for u in units:
             if u.type is UnitType.ARMY:
                 src = province_of(u.location)
                 table = _convoy_table(board, fleets, src)
-                convoys[u.location] = table
+                self.convoys[u.location] = table
                 land = board.army_reach.get(u.location, frozenset())
                 for d, seas, spare in table:
                     for sea in seas:
-                        convoy_jobs.setdefault(sea, []).append((src, d))
+                        self.convoy_jobs.setdefault(sea, []).append((src, d))
                     if d not in land:
-                        by_convoy_only.setdefault(d, []).append((u, seas, spare))
-    at = position._at  # province -> the unit there
-    occupied = frozenset(at)
-    out: Menu = {}
-    for u in units:
-        loc, t = u.location, u.type
-        menu = _unit_menu(board, t, loc)
-        segments: list[Segment] = list(menu.own)
-        routes = convoys.get(loc)
+                        self.by_convoy_only.setdefault(d, []).append((u, seas, spare))
+
+
+class _Entry:
+    """The legal orders at one location of a movement phase, in segments: its
+    board-changing ones (moves, convoyed moves) at once, the rest (hold,
+    supports, convoys, a canal owner's permits) when first asked for. A random
+    player that picks among the moves (``move_bias``) never needs the rest."""
+
+    __slots__ = ("_all", "changing", "menu", "permits", "phase", "unit")
+
+    def __init__(self, phase: _Phase, unit: Unit | None) -> None:
+        self.phase = phase
+        self.unit = unit
+        self.changing: list[Segment] = []
+        #: a canal owner's PERMIT orders here (The Twentieth Century)
+        self.permits: list[Segment] = []
+        self._all: list[Segment] | None = None
+        self.menu: _UnitMenu | None = None
+        if unit is None:
+            return
+        board, loc, t = phase.board, unit.location, unit.type
+        menu = self.menu = _unit_menu(board, t, loc)
+        self.changing.append(menu.own[1])
+        routes = phase.convoys.get(loc)
         if routes:
             adjacent = board.army_links.get(loc, frozenset())
-            segments.append(([_order(Move, t, loc, d, d in adjacent) for d, _, _ in routes],
-                             True))
-        for q in sorted(menu.nearby & occupied):
-            other = at[q]
+            self.changing.append(
+                ([_order(Move, t, loc, d, d in adjacent) for d, _, _ in routes], True))
+
+    def segments(self) -> list[Segment]:
+        """Every legal order here, in segments, in the order :func:`legal_orders` lists
+        them: hold, moves, convoyed moves, supports, convoys, permits."""
+        if self._all is None:
+            self._all = self._rest()
+            if self.permits:
+                self._all.extend(self.permits)
+        return self._all
+
+    def _rest(self) -> list[Segment]:
+        u, menu = self.unit, self.menu
+        if u is None or menu is None:
+            return []
+        ph = self.phase
+        loc, t = u.location, u.type
+        segments = [menu.own[0]]
+        segments.extend(self.changing)
+        for q in sorted(menu.nearby & ph.occupied):
+            other = ph.at[q]
             targets = menu.fleet_targets if other.type is UnitType.FLEET else menu.army_targets
             supports = targets.get(other.location)
             if supports is not None:
                 segments.extend(supports)
         prov = province_of(loc)
-        if by_convoy_only:
+        if ph.by_convoy_only:
             extra: list[Order] = []
-            for p in sorted(menu.reach.intersection(by_convoy_only)):
-                for m, seas, spare in by_convoy_only[p]:
+            for p in sorted(menu.reach.intersection(ph.by_convoy_only)):
+                for m, seas, spare in ph.by_convoy_only[p]:
                     mprov = province_of(m.location)
                     if mprov == prov or (t is UnitType.FLEET and prov in seas
                                          and prov not in spare):
@@ -312,12 +359,26 @@ def _movement_menu(board: Board, v: Variant, position: Position) -> Menu:
                     extra.append(_order(SupportMove, t, loc, m.type, mprov, p))
             if extra:
                 segments.append((extra, False))
-        if t is UnitType.FLEET and prov in convoy_jobs:
-            segments.append(([_order(Convoy, t, loc, a, d) for a, d in convoy_jobs[prov]],
+        if t is UnitType.FLEET and prov in ph.convoy_jobs:
+            segments.append(([_order(Convoy, t, loc, a, d) for a, d in ph.convoy_jobs[prov]],
                              False))
-        out.setdefault(u.power, {})[loc] = segments
+        return segments
+
+
+def _movement_menu(board: Board, v: Variant, position: Position) -> Menu:
+    """power -> location -> the legal orders there, as an :class:`_Entry` of
+    segments: mostly tuples shared by every position (a unit's hold and moves,
+    its supports for a unit at each place), so that no list of every order need
+    be built to pick one."""
+    neutral = v.neutral
+    units = tuple(u for u in position.units if u.power != neutral) if neutral \
+        else position.units
+    phase = _Phase(board, position, units)
+    out: Menu = {}
+    for u in units:
+        out.setdefault(u.power, {})[u.location] = _Entry(phase, u)
     if board.canals:
-        _permits(board, v, position, out)
+        _permits(board, v, position, out, phase)
     return out
 
 
