@@ -349,3 +349,23 @@ def test_a_canal_owner_standing_in_its_canal_gets_both_unit_orders_and_permits()
     assert "A ANK H" in [str(o) for o in unit_orders] and len(unit_orders) > 1
     for o in offered:
         assert check_order(pos, "turkey", o, Options(), v) == o
+
+
+class _OtherRandom(random.Random):
+    """A generator of another class: random_orders draws through its own choice()."""
+
+
+@pytest.mark.parametrize("bias", [0.0, 0.7])
+def test_random_orders_pick_as_rng_choice_over_the_legal_orders(bias: float) -> None:
+    """A random pick is ``rng.choice`` over the location's legal orders (or, with the
+    move bias's chance, over its moves), whichever way random_orders computes it:
+    the compiled draw for a plain Random and a subclass's own choice() agree, and
+    both are picks from legal_orders' lists."""
+    for seed, (position, options) in enumerate(POSITIONS):
+        plain = random_orders(position, random.Random(seed), bias, options)
+        other = random_orders(position, _OtherRandom(seed), bias, options)
+        assert plain == other
+        legal = legal_orders(position, options)
+        for power, picks in plain.items():
+            offered = {o for orders in legal[power].values() for o in orders}
+            assert set(picks) <= offered

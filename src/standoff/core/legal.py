@@ -143,12 +143,25 @@ def _pick(rng: random.Random, entry: _Entry, move_bias: float) -> Order:
     for seg, _ in entry.changing:
         changing += len(seg)
     if move_bias and changing > 0 and rng.random() < move_bias:
-        return _at_index(entry.changing, rng.choice(range(changing)))
+        return _at_index(entry.changing, _below(rng, changing))
     segments = entry.segments()
     total = 0
     for seg, _ in segments:
         total += len(seg)
-    return _at_index(segments, rng.choice(range(total)))
+    return _at_index(segments, _below(rng, total))
+
+
+def _below(rng: random.Random, n: int) -> int:
+    """``rng.choice(range(n))``: for a plain :class:`random.Random` the same draw
+    as its (interpreted) ``choice`` makes, compiled (a tenth of a self-play
+    phase went to the interpreter's ``choice``); for others, their ``choice``."""
+    if type(rng) is not random.Random:
+        return rng.choice(range(n))
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
 
 
 def _at_index(segments: list[Segment], i: int) -> Order:
