@@ -22,7 +22,7 @@ the canal's id.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import cache, lru_cache
 from typing import assert_never
 
@@ -64,9 +64,7 @@ def legal_orders(position: Position, options: Options = DEFAULT,
     board = v.board_at(position.phase)
     kind = position.phase.kind
     if kind is PhaseKind.MOVEMENT:
-        return {power: {loc: [o for seg, _ in entry.segments() for o in seg]
-                        for loc, entry in locs.items()}
-                for power, locs in _movement_menu(board, v, position).items()}
+        return _movement(board, v, position)
     if kind is PhaseKind.RETREAT:
         return _retreats(board, position, options)
     return _adjustments(board, v, position)
@@ -164,7 +162,7 @@ def _below(rng: random.Random, n: int) -> int:
     return r
 
 
-def _at_index(segments: list[Segment], i: int) -> Order:
+def _at_index(segments: Sequence[Segment], i: int) -> Order:
     """The ``i``-th order of the segments, counted as one list."""
     for seg, _ in segments:
         if i < len(seg):
@@ -216,7 +214,7 @@ class _UnitMenu:
     the supports it could give that unit (ignoring convoys). A movement phase
     then only looks up which of those places hold a unit."""
 
-    __slots__ = ("army_targets", "fleet_targets", "nearby", "own", "reach")
+    __slots__ = ("army_targets", "fleet_targets", "moves", "nearby", "own", "reach")
 
     def __init__(self, board: Board, unit: UnitType, loc: str) -> None:
         links = board.army_links if unit is UnitType.ARMY else board.fleet_links
@@ -225,6 +223,8 @@ class _UnitMenu:
             dests.update(board.canal_links.get(loc, ()))  # passable with the owner's leave
         moves: tuple[Order, ...] = tuple(Move(unit, loc, d) for d in sorted(dests))
         self.own: tuple[Segment, Segment] = (((Hold(unit, loc),), False), (moves, True))
+        #: the moves alone, as a unit's board-changing segments
+        self.moves: tuple[Segment] = (self.own[1],)
         #: location of a unit of that type -> the supports this unit could give it
         self.army_targets: dict[str, list[Segment]] = {}
         self.fleet_targets: dict[str, list[Segment]] = {}
@@ -263,16 +263,15 @@ def _unit_menu(board: Board, unit: UnitType, loc: str) -> _UnitMenu:
     return _UnitMenu(board, unit, loc)
 
 
-def _permits(board: Board, v: Variant, position: Position, out: Menu, phase: _Phase) -> None:
-    """A canal's owner may permit each other power's fleets to pass it."""
+def _permits(board: Board, v: Variant, position: Position
+             ) -> Iterator[tuple[str, str, Segment]]:
+    """(owner, canal, its PERMIT orders): a canal's owner may permit each other
+    power's fleets to pass it; listed beside the orders of the owner's unit
+    standing in the canal, if any."""
     for canal in sorted(board.canals):
         owner = canal_owner(board, position, canal)
         if owner is not None and owner in v.powers:
-            # beside the orders of the owner's unit standing in the canal, if any
-            entry = out.setdefault(owner, {}).get(canal)
-            if entry is None:
-                entry = out[owner][canal] = _Entry(phase, None)
-            entry.permits.append((_canal_permits(v, canal, owner), False))
+            yield owner, canal, (_canal_permits(v, canal, owner), False)
 
 
 @cache
@@ -321,61 +320,75 @@ class _Entry:
     def __init__(self, phase: _Phase, unit: Unit | None) -> None:
         self.phase = phase
         self.unit = unit
-        self.changing: list[Segment] = []
+        #: the moves, then any convoyed moves (see :func:`_changing`)
+        self.changing: Sequence[Segment] = ()
         #: a canal owner's PERMIT orders here (The Twentieth Century)
-        self.permits: list[Segment] = []
+        self.permits: list[Segment] | None = None
         self._all: list[Segment] | None = None
         self.menu: _UnitMenu | None = None
-        if unit is None:
-            return
-        board, loc, t = phase.board, unit.location, unit.type
-        menu = self.menu = _unit_menu(board, t, loc)
-        self.changing.append(menu.own[1])
-        routes = phase.convoys.get(loc)
-        if routes:
-            adjacent = board.army_links.get(loc, frozenset())
-            self.changing.append(
-                ([_order(Move, t, loc, d, d in adjacent) for d, _, _ in routes], True))
+        if unit is not None:
+            self.menu = _unit_menu(phase.board, unit.type, unit.location)
+            self.changing = _changing(phase, unit, self.menu)
 
     def segments(self) -> list[Segment]:
         """Every legal order here, in segments, in the order :func:`legal_orders` lists
         them: hold, moves, convoyed moves, supports, convoys, permits."""
         if self._all is None:
-            self._all = self._rest()
-            if self.permits:
+            u, menu = self.unit, self.menu
+            self._all = [] if u is None or menu is None else \
+                _all_segments(self.phase, u, menu, self.changing)
+            if self.permits is not None:
                 self._all.extend(self.permits)
         return self._all
 
-    def _rest(self) -> list[Segment]:
-        u, menu = self.unit, self.menu
-        if u is None or menu is None:
-            return []
-        ph = self.phase
-        loc, t = u.location, u.type
-        segments = [menu.own[0]]
-        segments.extend(self.changing)
-        for q in sorted(menu.nearby & ph.occupied):
-            other = ph.at[q]
-            targets = menu.fleet_targets if other.type is UnitType.FLEET else menu.army_targets
-            supports = targets.get(other.location)
-            if supports is not None:
-                segments.extend(supports)
-        prov = province_of(loc)
-        if ph.by_convoy_only:
-            extra: list[Order] = []
-            for p in sorted(menu.reach.intersection(ph.by_convoy_only)):
-                for m, seas, spare in ph.by_convoy_only[p]:
-                    mprov = province_of(m.location)
-                    if mprov == prov or (t is UnitType.FLEET and prov in seas
-                                         and prov not in spare):
-                        continue  # the supporter is a sea the only route needs (6.D.31)
-                    extra.append(_order(SupportMove, t, loc, m.type, mprov, p))
-            if extra:
-                segments.append((extra, False))
-        if t is UnitType.FLEET and prov in ph.convoy_jobs:
-            segments.append(([_order(Convoy, t, loc, a, d) for a, d in ph.convoy_jobs[prov]],
-                             False))
-        return segments
+
+def _changing(phase: _Phase, u: Unit, menu: _UnitMenu) -> Sequence[Segment]:
+    """A unit's board-changing orders: its moves, then its convoyed moves (the
+    commonest case, moves alone, is the unit menu's own, shared)."""
+    routes = phase.convoys.get(u.location)
+    if not routes:
+        return menu.moves
+    loc, t = u.location, u.type
+    adjacent = phase.board.army_links.get(loc, frozenset())
+    return (menu.own[1], ([_order(Move, t, loc, d, d in adjacent) for d, _, _ in routes], True))
+
+
+def _all_segments(phase: _Phase, u: Unit, menu: _UnitMenu, changing: Sequence[Segment]
+                  ) -> list[Segment]:
+    """Every legal order of unit ``u``, in segments: hold, ``changing`` (its moves
+    and convoyed moves), supports, supports of convoy-only moves, convoys."""
+    loc, t = u.location, u.type
+    segments = [menu.own[0]]
+    segments.extend(changing)
+    for q in sorted(menu.nearby & phase.occupied):
+        other = phase.at[q]
+        targets = menu.fleet_targets if other.type is UnitType.FLEET else menu.army_targets
+        supports = targets.get(other.location)
+        if supports is not None:
+            segments.extend(supports)
+    prov = province_of(loc)
+    if phase.by_convoy_only:
+        extra: list[Order] = []
+        for p in sorted(menu.reach.intersection(phase.by_convoy_only)):
+            for m, seas, spare in phase.by_convoy_only[p]:
+                mprov = province_of(m.location)
+                if mprov == prov or (t is UnitType.FLEET and prov in seas
+                                     and prov not in spare):
+                    continue  # the supporter is a sea the only route needs (6.D.31)
+                extra.append(_order(SupportMove, t, loc, m.type, mprov, p))
+        if extra:
+            segments.append((extra, False))
+    if t is UnitType.FLEET and prov in phase.convoy_jobs:
+        segments.append(([_order(Convoy, t, loc, a, d) for a, d in phase.convoy_jobs[prov]],
+                         False))
+    return segments
+
+
+def _movement_units(v: Variant, position: Position) -> tuple[Unit, ...]:
+    """The units given orders: units in civil disorder get none."""
+    neutral = v.neutral
+    return tuple(u for u in position.units if u.power != neutral) if neutral \
+        else position.units
 
 
 def _movement_menu(board: Board, v: Variant, position: Position) -> Menu:
@@ -383,15 +396,34 @@ def _movement_menu(board: Board, v: Variant, position: Position) -> Menu:
     segments: mostly tuples shared by every position (a unit's hold and moves,
     its supports for a unit at each place), so that no list of every order need
     be built to pick one."""
-    neutral = v.neutral
-    units = tuple(u for u in position.units if u.power != neutral) if neutral \
-        else position.units
+    units = _movement_units(v, position)
     phase = _Phase(board, position, units)
     out: Menu = {}
     for u in units:
         out.setdefault(u.power, {})[u.location] = _Entry(phase, u)
-    if board.canals:
-        _permits(board, v, position, out, phase)
+    for owner, canal, permits in _permits(board, v, position):
+        entry = out.setdefault(owner, {}).get(canal)
+        if entry is None:
+            entry = out[owner][canal] = _Entry(phase, None)
+        if entry.permits is None:
+            entry.permits = []
+        entry.permits.append(permits)
+    return out
+
+
+def _movement(board: Board, v: Variant, position: Position) -> LegalOrders:
+    """:func:`legal_orders` of a movement phase: the menu's segments, flattened
+    (built straight, without the menu's entries: a bot meeting a position
+    wants every list)."""
+    units = _movement_units(v, position)
+    phase = _Phase(board, position, units)
+    out: LegalOrders = {}
+    for u in units:
+        menu = _unit_menu(board, u.type, u.location)
+        segments = _all_segments(phase, u, menu, _changing(phase, u, menu))
+        out.setdefault(u.power, {})[u.location] = [o for seg, _ in segments for o in seg]
+    for owner, canal, (permits, _) in _permits(board, v, position):
+        out.setdefault(owner, {}).setdefault(canal, []).extend(permits)
     return out
 
 
