@@ -95,8 +95,9 @@ def random_orders(position: Position, rng: random.Random, move_bias: float = 0.0
     Each pick is uniform over the unit's legal orders, the same pick
     ``rng.choice(legal_orders(position)[power][loc])`` makes from the same
     random stream; in a movement phase it is made without building those
-    lists (several hundred orders, most of a self-play phase's cost): the
-    menu's segments are counted and only the chosen order is looked up.
+    lists (several hundred orders, most of a self-play phase's cost): a unit's
+    moves are worked out first, its other orders only when the pick is among
+    them, and only the chosen order is looked up.
     Several fleets of one power on a high sea (1939 IV 5.1) share that sea's
     list and each gets its own pick.
     """
@@ -150,9 +151,9 @@ def _pick(rng: random.Random, entry: _Entry, move_bias: float) -> Order:
 
 
 def _below(rng: random.Random, n: int) -> int:
-    """``rng.choice(range(n))``: for a plain :class:`random.Random` the same draw
-    as its (interpreted) ``choice`` makes, compiled (a tenth of a self-play
-    phase went to the interpreter's ``choice``); for others, their ``choice``."""
+    """``rng.choice(range(n))``: for a plain :class:`random.Random` the same draws
+    as its ``choice`` makes, in compiled code rather than the interpreter's
+    (``random.py`` is pure Python); for other generators, their ``choice``."""
     if type(rng) is not random.Random:
         return rng.choice(range(n))
     k = n.bit_length()
