@@ -280,10 +280,11 @@ def _canal_permits(v: Variant, canal: str, owner: str) -> tuple[Order, ...]:
     return tuple(Permit(None, canal, p) for p in v.powers if p != owner)
 
 
-class _Phase:
-    """What a movement phase's legal orders depend on beyond the map: where the
-    units stand and the convoy routes their fleets open (worked out for every
-    army at once: its convoyed moves are among its board-changing orders)."""
+class _Layout:
+    """What a movement phase's legal orders depend on beyond the map (the layout
+    of the board): where the units stand and the convoy routes their fleets
+    open (worked out for every army at once: its convoyed moves are among its
+    board-changing orders)."""
 
     __slots__ = ("at", "board", "by_convoy_only", "convoy_jobs", "convoys", "occupied")
 
@@ -316,10 +317,10 @@ class _Entry:
     supports, convoys, a canal owner's permits) when first asked for. A random
     player that picks among the moves (``move_bias``) never needs the rest."""
 
-    __slots__ = ("_all", "changing", "menu", "permits", "phase", "unit")
+    __slots__ = ("_all", "changing", "layout", "menu", "permits", "unit")
 
-    def __init__(self, phase: _Phase, unit: Unit | None) -> None:
-        self.phase = phase
+    def __init__(self, layout: _Layout, unit: Unit | None) -> None:
+        self.layout = layout
         self.unit = unit
         #: the moves, then any convoyed moves (see :func:`_changing`)
         self.changing: Sequence[Segment] = ()
@@ -328,8 +329,8 @@ class _Entry:
         self._all: list[Segment] | None = None
         self.menu: _UnitMenu | None = None
         if unit is not None:
-            self.menu = _unit_menu(phase.board, unit.type, unit.location)
-            self.changing = _changing(phase, unit, self.menu)
+            self.menu = _unit_menu(layout.board, unit.type, unit.location)
+            self.changing = _changing(layout, unit, self.menu)
 
     def segments(self) -> list[Segment]:
         """Every legal order here, in segments, in the order :func:`legal_orders` lists
@@ -337,41 +338,41 @@ class _Entry:
         if self._all is None:
             u, menu = self.unit, self.menu
             self._all = [] if u is None or menu is None else \
-                _all_segments(self.phase, u, menu, self.changing)
+                _all_segments(self.layout, u, menu, self.changing)
             if self.permits is not None:
                 self._all.extend(self.permits)
         return self._all
 
 
-def _changing(phase: _Phase, u: Unit, menu: _UnitMenu) -> Sequence[Segment]:
+def _changing(layout: _Layout, u: Unit, menu: _UnitMenu) -> Sequence[Segment]:
     """A unit's board-changing orders: its moves, then its convoyed moves (the
     commonest case, moves alone, is the unit menu's own, shared)."""
-    routes = phase.convoys.get(u.location)
+    routes = layout.convoys.get(u.location)
     if not routes:
         return menu.moves
     loc, t = u.location, u.type
-    adjacent = phase.board.army_links.get(loc, frozenset())
+    adjacent = layout.board.army_links.get(loc, frozenset())
     return (menu.own[1], ([_order(Move, t, loc, d, d in adjacent) for d, _, _ in routes], True))
 
 
-def _all_segments(phase: _Phase, u: Unit, menu: _UnitMenu, changing: Sequence[Segment]
+def _all_segments(layout: _Layout, u: Unit, menu: _UnitMenu, changing: Sequence[Segment]
                   ) -> list[Segment]:
     """Every legal order of unit ``u``, in segments: hold, ``changing`` (its moves
     and convoyed moves), supports, supports of convoy-only moves, convoys."""
     loc, t = u.location, u.type
     segments = [menu.own[0]]
     segments.extend(changing)
-    for q in sorted(menu.nearby & phase.occupied):
-        other = phase.at[q]
+    for q in sorted(menu.nearby & layout.occupied):
+        other = layout.at[q]
         targets = menu.fleet_targets if other.type is UnitType.FLEET else menu.army_targets
         supports = targets.get(other.location)
         if supports is not None:
             segments.extend(supports)
     prov = province_of(loc)
-    if phase.by_convoy_only:
+    if layout.by_convoy_only:
         extra: list[Order] = []
-        for p in sorted(menu.reach.intersection(phase.by_convoy_only)):
-            for m, seas, spare in phase.by_convoy_only[p]:
+        for p in sorted(menu.reach.intersection(layout.by_convoy_only)):
+            for m, seas, spare in layout.by_convoy_only[p]:
                 mprov = province_of(m.location)
                 if mprov == prov or (t is UnitType.FLEET and prov in seas
                                      and prov not in spare):
@@ -379,8 +380,8 @@ def _all_segments(phase: _Phase, u: Unit, menu: _UnitMenu, changing: Sequence[Se
                 extra.append(_order(SupportMove, t, loc, m.type, mprov, p))
         if extra:
             segments.append((extra, False))
-    if t is UnitType.FLEET and prov in phase.convoy_jobs:
-        segments.append(([_order(Convoy, t, loc, a, d) for a, d in phase.convoy_jobs[prov]],
+    if t is UnitType.FLEET and prov in layout.convoy_jobs:
+        segments.append(([_order(Convoy, t, loc, a, d) for a, d in layout.convoy_jobs[prov]],
                          False))
     return segments
 
@@ -398,14 +399,14 @@ def _movement_menu(board: Board, v: Variant, position: Position) -> Menu:
     its supports for a unit at each place), so that no list of every order need
     be built to pick one."""
     units = _movement_units(v, position)
-    phase = _Phase(board, position, units)
+    layout = _Layout(board, position, units)
     out: Menu = {}
     for u in units:
-        out.setdefault(u.power, {})[u.location] = _Entry(phase, u)
+        out.setdefault(u.power, {})[u.location] = _Entry(layout, u)
     for owner, canal, permits in _permits(board, v, position):
         entry = out.setdefault(owner, {}).get(canal)
         if entry is None:
-            entry = out[owner][canal] = _Entry(phase, None)
+            entry = out[owner][canal] = _Entry(layout, None)
         if entry.permits is None:
             entry.permits = []
         entry.permits.append(permits)
@@ -417,11 +418,11 @@ def _movement(board: Board, v: Variant, position: Position) -> LegalOrders:
     (built straight, without the menu's entries: a bot meeting a position
     wants every list)."""
     units = _movement_units(v, position)
-    phase = _Phase(board, position, units)
+    layout = _Layout(board, position, units)
     out: LegalOrders = {}
     for u in units:
         menu = _unit_menu(board, u.type, u.location)
-        segments = _all_segments(phase, u, menu, _changing(phase, u, menu))
+        segments = _all_segments(layout, u, menu, _changing(layout, u, menu))
         out.setdefault(u.power, {})[u.location] = [o for seg, _ in segments for o in seg]
     for owner, canal, (permits, _) in _permits(board, v, position):
         out.setdefault(owner, {}).setdefault(canal, []).extend(permits)
