@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import itertools
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from standoff import (
@@ -136,6 +136,22 @@ def _moves(parsed: _Parsed) -> dict[str, Move]:
     return {o.location: o for _p, _t, o in parsed if isinstance(o, Move)}
 
 
+def _supports_against_own(parsed: _Parsed, pos: Position
+                          ) -> Iterator[tuple[str, str, SupportMove, Unit, Unit, Move]]:
+    """(power, text, support, mover, victim, move) for each support a power gives a
+    foreign unit's move against the power's own unit: the orders behind every
+    self-support departure of MILA below."""
+    moves = _moves(parsed)
+    for power, text, o in parsed:
+        if not isinstance(o, SupportMove):
+            continue
+        mover, victim = pos.unit_at(province_of(o.target)), pos.unit_at(province_of(o.dest))
+        move = moves.get(o.target)
+        if (mover and victim and move and victim.power == power
+                and mover.power != power):
+            yield power, text, o, mover, victim, move
+
+
 def _mila_names(v: Variant, orders: Mapping[str, list[str]]) -> dict[str, list[str]]:
     return {mila_power(v, p): items for p, items in orders.items()}
 
@@ -166,17 +182,11 @@ def _self_support_dislodges(d: Difference, t: Trial) -> Trial | None:
     unit count for the dislodgement."""
     v = d.variant
     parsed = _parsed(v, t.orders)
-    moves = _moves(parsed)
     pos = t.position
     lend: dict[str, tuple[str, str]] = {}  # supporter province -> (from power, to power)
-    for power, _text, o in parsed:
-        if not isinstance(o, SupportMove):
-            continue
-        mover, victim = pos.unit_at(province_of(o.target)), pos.unit_at(province_of(o.dest))
-        move = moves.get(o.target)
-        if (mover and victim and move and victim.power == power and mover.power != power
-                and _by_convoy(v, move, pos) and pos.unit_at(o.province)):
-            lend[o.province] = (power, mover.power)
+    for power, _text, sup, mover, _victim, move in _supports_against_own(parsed, pos):
+        if _by_convoy(v, move, pos) and pos.unit_at(sup.province):
+            lend[sup.province] = (power, mover.power)
     if not lend:
         return None
     units = [Unit(lend[u.province][1], u.type, u.location) if u.province in lend else u
@@ -195,16 +205,8 @@ def _self_support_disrupts(d: Difference, t: Trial) -> Trial | None:
     has the support of the fleet's own power."""
     v = d.variant
     parsed = _parsed(v, t.orders)
-    moves = _moves(parsed)
-    pos = t.position
-    drop = set()
-    for power, _text, o in parsed:
-        if not isinstance(o, SupportMove):
-            continue
-        mover, victim = pos.unit_at(province_of(o.target)), pos.unit_at(province_of(o.dest))
-        if (mover and victim and o.target in moves and victim.power == power
-                and mover.power != power and victim.type is UnitType.FLEET):
-            drop.add(victim.province)
+    drop = {victim.province for *_, victim, _move in _supports_against_own(parsed, t.position)
+            if victim.type is UnitType.FLEET}
     drop &= {o.province for _p, _t, o in parsed if isinstance(o, Convoy)}
     if not drop:
         return None
@@ -221,16 +223,10 @@ def _self_support_head_to_head(d: Difference, t: Trial) -> Trial | None:
     v = d.variant
     parsed = _parsed(v, t.orders)
     moves = _moves(parsed)
-    pos = t.position
     drop = set()
-    for power, text, o in parsed:
-        if not isinstance(o, SupportMove):
-            continue
-        mover, victim = pos.unit_at(province_of(o.target)), pos.unit_at(province_of(o.dest))
-        back = moves.get(province_of(o.dest)) if victim else None
-        if (mover and victim and o.target in moves and victim.power == power
-                and mover.power != power and back is not None
-                and province_of(back.dest) == province_of(o.target)):
+    for power, text, sup, _mover, _victim, _move in _supports_against_own(parsed, t.position):
+        back = moves.get(province_of(sup.dest))
+        if back is not None and province_of(back.dest) == province_of(sup.target):
             drop.add((power, text))
     if not drop:
         return None
