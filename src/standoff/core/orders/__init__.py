@@ -1,6 +1,6 @@
 """Orders as typed value objects: one module per kind.
 
-Each kind is a final frozen dataclass subclassing :class:`Order`
+Each kind is a final, immutable class subclassing :class:`Order`
 (``base.py``), in a module that holds all the kind means on its own: its
 fields, its canonical notation (``str(order)``, which
 :func:`standoff.core.notation.parse_order` reads back to an equal order), its

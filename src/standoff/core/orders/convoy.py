@@ -3,8 +3,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, final
+from typing import TYPE_CHECKING, Final, Literal, final
 
 from ..geography import UnitType, province_of
 from ..legality import illegal, own_unit
@@ -19,12 +18,18 @@ if TYPE_CHECKING:
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
 class Convoy(Order):
-    #: the convoyed army's province
-    target: str
-    #: where the army goes
-    dest: str
+    __slots__ = ("dest", "target")
+
+    def __init__(self, unit: UnitType | None, location: str, target: str, dest: str) -> None:
+        super().__init__(unit, location)
+        #: the convoyed army's province
+        self.target: Final = target
+        #: where the army goes
+        self.dest: Final = dest
+
+    def _args(self) -> tuple[object, ...]:
+        return (self.unit, self.location, self.target, self.dest)
 
     @property
     def kind(self) -> Literal["convoy"]:

@@ -3,7 +3,6 @@ adjustment phase, a disband is read as a removal."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, final
 
 from ..phase import PhaseKind
@@ -18,8 +17,9 @@ if TYPE_CHECKING:
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
 class Disband(Order):
+    __slots__ = ()
+
     @property
     def kind(self) -> Literal["disband"]:
         return "disband"

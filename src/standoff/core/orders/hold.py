@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, final
 
 from ..geography import province_of
@@ -18,8 +17,9 @@ if TYPE_CHECKING:
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
 class Hold(Order):
+    __slots__ = ()
+
     @property
     def kind(self) -> Literal["hold"]:
         return "hold"

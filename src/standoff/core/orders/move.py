@@ -4,8 +4,7 @@ is read as a retreat (``F TRI - ALB``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, final
+from typing import TYPE_CHECKING, Final, Literal, final
 
 from ..errors import quote
 from ..geography import UnitType, province_of
@@ -29,11 +28,18 @@ if TYPE_CHECKING:
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
 class Move(Order):
-    dest: str
-    #: the army goes by convoy even to an adjacent province (DATC 4.A.3)
-    via_convoy: bool = False
+    __slots__ = ("dest", "via_convoy")
+
+    def __init__(self, unit: UnitType | None, location: str, dest: str,
+                 via_convoy: bool = False) -> None:
+        super().__init__(unit, location)
+        self.dest: Final = dest
+        #: the army goes by convoy even to an adjacent province (DATC 4.A.3)
+        self.via_convoy: Final = via_convoy
+
+    def _args(self) -> tuple[object, ...]:
+        return (self.unit, self.location, self.dest, self.via_convoy)
 
     @property
     def kind(self) -> Literal["move"]:

@@ -5,7 +5,6 @@ has specified that it won't change, it disbands"). Noted, not adjudicated."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, final
 
 from ..geography import UnitType, province_of
@@ -21,8 +20,9 @@ if TYPE_CHECKING:
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
 class NoConvert(Order):
+    __slots__ = ()
+
     @property
     def kind(self) -> Literal["no_convert"]:
         return "no_convert"

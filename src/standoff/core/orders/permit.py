@@ -5,8 +5,7 @@ the canal; no unit. Noted, then read when canal moves are adjudicated."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, final
+from typing import TYPE_CHECKING, Final, Literal, final
 
 from ..geography import province_of
 from ..legality import canal_owner, illegal
@@ -14,17 +13,23 @@ from ..phase import PhaseKind
 from .base import Order, loc_text
 
 if TYPE_CHECKING:
-    from ..geography import Board
+    from ..geography import Board, UnitType
     from ..options import Options
     from ..position import Position
     from ..variant import Variant
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
 class Permit(Order):
-    #: the power whose fleets may pass
-    power: str
+    __slots__ = ("power",)
+
+    def __init__(self, unit: UnitType | None, location: str, power: str) -> None:
+        super().__init__(unit, location)
+        #: the power whose fleets may pass
+        self.power: Final = power
+
+    def _args(self) -> tuple[object, ...]:
+        return (self.unit, self.location, self.power)
 
     @property
     def kind(self) -> Literal["permit"]:

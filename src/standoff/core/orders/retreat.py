@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, final
+from typing import TYPE_CHECKING, Final, Literal, final
 
 from ..errors import IllegalOrderError
 from ..geography import UnitType, province_of
@@ -17,9 +16,15 @@ if TYPE_CHECKING:
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
 class Retreat(Order):
-    dest: str
+    __slots__ = ("dest",)
+
+    def __init__(self, unit: UnitType | None, location: str, dest: str) -> None:
+        super().__init__(unit, location)
+        self.dest: Final = dest
+
+    def _args(self) -> tuple[object, ...]:
+        return (self.unit, self.location, self.dest)
 
     @property
     def kind(self) -> Literal["retreat"]:

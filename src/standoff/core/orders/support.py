@@ -3,8 +3,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, final
+from typing import TYPE_CHECKING, Final, Literal, final
 
 from ..geography import UnitType, province_of
 from ..legality import army_can_reach, illegal, level_note, own_unit
@@ -38,11 +37,18 @@ def _supporter_and_target(order: SupportHold | SupportMove, position: Position, 
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
 class SupportHold(Order):
-    target_unit: UnitType | None
-    #: the supported unit's location
-    target: str
+    __slots__ = ("target", "target_unit")
+
+    def __init__(self, unit: UnitType | None, location: str, target_unit: UnitType | None,
+                 target: str) -> None:
+        super().__init__(unit, location)
+        self.target_unit: Final = target_unit
+        #: the supported unit's location
+        self.target: Final = target
+
+    def _args(self) -> tuple[object, ...]:
+        return (self.unit, self.location, self.target_unit, self.target)
 
     @property
     def kind(self) -> Literal["support_hold"]:
@@ -68,13 +74,20 @@ class SupportHold(Order):
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
 class SupportMove(Order):
-    target_unit: UnitType | None
-    #: the supported unit's location
-    target: str
-    #: where the supported move goes
-    dest: str
+    __slots__ = ("dest", "target", "target_unit")
+
+    def __init__(self, unit: UnitType | None, location: str, target_unit: UnitType | None,
+                 target: str, dest: str) -> None:
+        super().__init__(unit, location)
+        self.target_unit: Final = target_unit
+        #: the supported unit's location
+        self.target: Final = target
+        #: where the supported move goes
+        self.dest: Final = dest
+
+    def _args(self) -> tuple[object, ...]:
+        return (self.unit, self.location, self.target_unit, self.target, self.dest)
 
     @property
     def kind(self) -> Literal["support_move"]:

@@ -3,7 +3,6 @@ waive is for no site."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, final
 
 from ..legality import illegal
@@ -17,8 +16,9 @@ if TYPE_CHECKING:
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
 class Waive(Order):
+    __slots__ = ()
+
     @property
     def kind(self) -> Literal["waive"]:
         return "waive"
