@@ -175,8 +175,15 @@ class FileRun:
 
 
 def _fresh(p: Position) -> Position:
-    """An equal position that shares no per-object cache with ``p``."""
-    return Position(p.variant, p.phase, p.units, p.centres, p.dislodged, p.contested)
+    """An equal position that shares no per-object cache with ``p``: nothing a
+    call on it worked out and kept survives to the next timed run. The one thing
+    it keeps is what the phase that made ``p`` handed on with it, as a replay
+    would have it: the adjustment counts, which that phase worked out (and was
+    timed for) to decide whether an adjustment phase is due at all."""
+    fresh = Position(p.variant, p.phase, p.units, p.centres, p.dislodged, p.contested,
+                     p.notes)
+    fresh._counts = p._counts
+    return fresh
 
 
 def _order_memo() -> dict[str, Any] | None:

@@ -22,7 +22,7 @@ the canal's id.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from functools import cache, lru_cache
 from typing import assert_never
 
@@ -199,15 +199,6 @@ def _convoy_routes(board: Board, seas: frozenset[str], src: str) -> ConvoyTable:
     return tuple(out)
 
 
-@lru_cache(maxsize=65536)
-def _order(cls: Callable[..., Order], *fields: object) -> Order:
-    """A shared instance of the order ``cls(*fields)``: orders are immutable values,
-    and looking one up is several times cheaper than building it. For the orders
-    that depend on where fleets stand (convoys and their moves and supports),
-    which cannot be computed once per map like the rest."""
-    return cls(*fields)
-
-
 class _UnitMenu:
     """What a unit at one location may be ordered whatever the position, fixed
     by the map and so built once per (board, unit type, location): its hold
@@ -255,8 +246,8 @@ class _UnitMenu:
                         targets[other] = segments
                         nearby.add(oprov)
         #: provinces whose units this unit might support: those it reaches and
-        #: those next to them (a set: a phase looks up which are occupied)
-        self.nearby: frozenset[str] = frozenset(nearby)
+        #: those next to them, in order (a phase looks up which are occupied)
+        self.nearby: tuple[str, ...] = tuple(sorted(nearby))
 
 
 @cache
@@ -286,12 +277,11 @@ class _Layout:
     open (worked out for every army at once: its convoyed moves are among its
     board-changing orders)."""
 
-    __slots__ = ("at", "board", "by_convoy_only", "convoy_jobs", "convoys", "occupied")
+    __slots__ = ("at", "board", "by_convoy_only", "convoy_jobs", "convoys")
 
     def __init__(self, board: Board, position: Position, units: tuple[Unit, ...]) -> None:
         self.board = board
         self.at = position._at  # province -> the unit there
-        self.occupied = frozenset(self.at)
         self.convoys: dict[str, ConvoyTable] = {}
         self.convoy_jobs: dict[str, list[tuple[str, str]]] = {}
         self.by_convoy_only: dict[str, list[tuple[Unit, frozenset[str], frozenset[str]]]] = {}
@@ -352,7 +342,7 @@ def _changing(layout: _Layout, u: Unit, menu: _UnitMenu) -> Sequence[Segment]:
         return menu.moves
     loc, t = u.location, u.type
     adjacent = layout.board.army_links.get(loc, frozenset())
-    return (menu.own[1], ([_order(Move, t, loc, d, d in adjacent) for d, _, _ in routes], True))
+    return (menu.own[1], ([Move(t, loc, d, d in adjacent) for d, _, _ in routes], True))
 
 
 def _all_segments(layout: _Layout, u: Unit, menu: _UnitMenu, changing: Sequence[Segment]
@@ -362,8 +352,11 @@ def _all_segments(layout: _Layout, u: Unit, menu: _UnitMenu, changing: Sequence[
     loc, t = u.location, u.type
     segments = [menu.own[0]]
     segments.extend(changing)
-    for q in sorted(menu.nearby & layout.occupied):
-        other = layout.at[q]
+    at = layout.at
+    for q in menu.nearby:
+        other = at.get(q)
+        if other is None:
+            continue
         targets = menu.fleet_targets if other.type is UnitType.FLEET else menu.army_targets
         supports = targets.get(other.location)
         if supports is not None:
@@ -377,11 +370,11 @@ def _all_segments(layout: _Layout, u: Unit, menu: _UnitMenu, changing: Sequence[
                 if mprov == prov or (t is UnitType.FLEET and prov in seas
                                      and prov not in spare):
                     continue  # the supporter is a sea the only route needs (6.D.31)
-                extra.append(_order(SupportMove, t, loc, m.type, mprov, p))
+                extra.append(SupportMove(t, loc, m.type, mprov, p))
         if extra:
             segments.append((extra, False))
     if t is UnitType.FLEET and prov in layout.convoy_jobs:
-        segments.append(([_order(Convoy, t, loc, a, d) for a, d in layout.convoy_jobs[prov]],
+        segments.append(([Convoy(t, loc, a, d) for a, d in layout.convoy_jobs[prov]],
                          False))
     return segments
 
@@ -451,7 +444,7 @@ def _adjustments(board: Board, v: Variant, position: Position) -> LegalOrders:
         else:
             for u in position.units:
                 if u.power == power:
-                    mine[u.location] = [_order(Remove, u.type, u.location)]
+                    mine[u.location] = [Remove(u.type, u.location)]
         out[power] = mine
     return out
 
