@@ -12,6 +12,8 @@ adding a kind to a copy of the package.
 from __future__ import annotations
 
 import ast
+import copy
+import pickle
 import re
 import shutil
 import typing
@@ -95,6 +97,27 @@ def test_each_kind_lives_in_its_module(kind: str) -> None:
 
 
 @pytest.mark.skipif(COMPILED, reason="compiled classes cannot be subclassed in Python")
+@pytest.mark.parametrize("kind", sorted(SAMPLES))
+def test_every_kind_is_an_immutable_value(kind: str) -> None:
+    """Orders are shared by the parser's and the legal orders' tables, so no
+    attribute may change after the constructor (in both builds: Final attributes
+    compiled, a write-once __setattr__ in pure Python)."""
+    order = _sample(kind)
+    again = pickle.loads(pickle.dumps(order))
+    assert again == order and hash(again) == hash(order) and again is not order
+    assert copy.copy(order) == order and parse_order(str(order), V) == order
+    for name in ("unit", "location", *(a for a in ("dest", "target", "power")
+                                       if hasattr(order, a))):
+        before = getattr(order, name)
+        with pytest.raises(AttributeError):
+            setattr(order, name, "x")
+        with pytest.raises(AttributeError):
+            delattr(order, name)
+        assert getattr(order, name) == before
+    other = next(o for k, o in ((k, _sample(k)) for k in sorted(SAMPLES)) if k != kind)
+    assert order != other and (order == str(order)) is False
+
+
 def test_an_order_of_no_known_kind_is_refused() -> None:
     class Teleport(Order):  # a kind nobody registered
         pass

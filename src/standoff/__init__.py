@@ -48,14 +48,13 @@ from .core.orders import (
     Waive,
     narrow_order,
 )
+from .core.pending import PendingOrders, PowerOrders
 from .core.phase import Calendar, Phase, PhaseKind
 from .core.position import Dislodged, Position, Unit
 from .core.record import (
     Draw,
     GameRecord,
-    PendingOrders,
     PhaseRecord,
-    PowerOrders,
     clear_orders,
     declare_draw,
     powers_that_may_order,

@@ -40,10 +40,9 @@ from .errors import GameStateError
 from .legal import LegalOrders, legal_orders, random_orders
 from .options import DEFAULT, Options
 from .orders import Order
+from .pending import PendingOrders, PowerOrders
 from .record import (
     GameRecord,
-    PendingOrders,
-    PowerOrders,
     declare_draw,
     process_phase,
     submit_orders,

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, assert_never
+from typing import Any, Final, Literal, assert_never, final
 
 from .adjudicator import PhaseResult, adjudicate, check_order, read_orders
 from .adjustments import adjustment_counts
@@ -46,124 +46,38 @@ from .errors import GameStateError, IllegalOrderError, InvalidOrderError, Stando
 from .geography import province_of
 from .notation import parse_order
 from .options import DEFAULT, Options
-from .orders import Build, Disband, NoConvert, Order, Permit, Remove, Waive
+from .orders import Build, Disband, Order, Permit, Remove, Waive
+from .pending import NO_ORDERS, PendingOrders, PowerOrders
 from .phase import PhaseKind
 from .position import Position
 from .results import OrderResult
+from .value import Value, fields_repr
 from .variant import Variant, load_variant
 from .victory import Outcome, decide_victory
 
 # -- values ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class PhaseRecord:
+@final
+class PhaseRecord(Value):
     """One processed phase: the position, the orders given, what happened."""
 
-    position: Position
-    #: power -> its orders, in the order they were pending
-    orders: Mapping[str, tuple[Order, ...]]
-    results: tuple[OrderResult, ...]
-    #: what a change of map did after this phase
-    events: tuple[str, ...] = ()
+    __slots__ = ("events", "orders", "position", "results")
 
-    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
-        # by the constructor's arguments, as every value of the compiled core
-        return (PhaseRecord, (self.position, self.orders, self.results, self.events))
+    def __init__(self, position: Position, orders: Mapping[str, tuple[Order, ...]],
+                 results: tuple[OrderResult, ...], events: tuple[str, ...] = ()) -> None:
+        self.position: Final = position
+        #: power -> its orders, in the order they were pending
+        self.orders: Final = orders
+        self.results: Final = results
+        #: what a change of map did after this phase
+        self.events: Final = events
 
+    def _args(self) -> tuple[object, ...]:
+        return (self.position, self.orders, self.results, self.events)
 
-@dataclass(frozen=True, slots=True)
-class PowerOrders:
-    """One power's pending orders, in the order they were given.
-
-    Each order fills a slot of its own: one per unit (its province; in a space
-    several units share, such as a 1939 IV high sea, one per unit there), one
-    per ``NO CONVERT`` note (its unit's province), one per ``PERMIT`` (canal and
-    power), and each ``WAIVE`` its own. A later order for a filled slot takes
-    the earlier one's place (:func:`submit_orders`). The order given is kept
-    because the rules read it: the first legal adjustments are the ones used
-    (DATC 4.D.4-4.D.6), and results are listed as the orders came.
-    ``orders`` may be empty: the power sent an empty set (it has nothing to do,
-    or wants its units to hold), which is not the same as sending nothing.
-    """
-
-    power: str
-    orders: tuple[Order, ...] = ()
-
-    @property
-    def units(self) -> tuple[Order, ...]:
-        """Orders for units or build sites (moves, holds, supports, convoys,
-        retreats, disbands, builds, removals)."""
-        return tuple(o for o in self.orders if not isinstance(o, (Waive, NoConvert, Permit)))
-
-    @property
-    def waives(self) -> tuple[Waive, ...]:
-        return tuple(o for o in self.orders if isinstance(o, Waive))
-
-    @property
-    def notes(self) -> tuple[NoConvert, ...]:
-        """``NO CONVERT`` notes given beside their units' orders (Sahara)."""
-        return tuple(o for o in self.orders if isinstance(o, NoConvert))
-
-    @property
-    def permits(self) -> tuple[Permit, ...]:
-        """Passage through a canal granted to another power (The Twentieth Century)."""
-        return tuple(o for o in self.orders if isinstance(o, Permit))
-
-    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
-        return (PowerOrders, (self.power, self.orders))
-
-
-@dataclass(frozen=True, slots=True)
-class PendingOrders:
-    """The orders waiting for the next processing: at most one :class:`PowerOrders`
-    per power, sorted by power id. A power absent here sent nothing."""
-
-    powers: tuple[PowerOrders, ...] = ()
-
-    def of(self, power: str) -> PowerOrders | None:
-        for p in self.powers:
-            if p.power == power:
-                return p
-        return None
-
-    def __contains__(self, power: object) -> bool:
-        return any(p.power == power for p in self.powers)
-
-    def __len__(self) -> int:
-        return len(self.powers)
-
-    def with_orders(self, orders: PowerOrders) -> PendingOrders:
-        """These pending orders with ``orders.power``'s replaced by ``orders``."""
-        power = orders.power
-        out: list[PowerOrders] = []
-        placed = False
-        for p in self.powers:
-            if p.power == power:
-                continue
-            if not placed and p.power > power:
-                out.append(orders)
-                placed = True
-            out.append(p)
-        if not placed:
-            out.append(orders)
-        return PendingOrders(tuple(out))
-
-    def without(self, power: str) -> PendingOrders:
-        if power not in self:
-            return self
-        return PendingOrders(tuple(p for p in self.powers if p.power != power))
-
-    def as_dict(self) -> dict[str, list[Order]]:
-        """power -> its orders (new lists), by power id."""
-        return {p.power: list(p.orders) for p in self.powers}
-
-    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
-        return (PendingOrders, (self.powers,))
-
-
-#: no orders pending
-NO_ORDERS = PendingOrders()
+    def __repr__(self) -> str:
+        return fields_repr(self, ("position", "orders", "results", "events"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,19 +90,32 @@ class Draw:
         return (Draw, (self.powers,))
 
 
-@dataclass(frozen=True, slots=True)
-class GameRecord:
+@final
+class GameRecord(Value):
     """A whole game as one immutable value (see the module's description)."""
 
-    variant: Variant
-    options: Options
-    position: Position
-    history: tuple[PhaseRecord, ...] = ()
-    pending: PendingOrders = NO_ORDERS
-    #: None while the game goes on; the victory rule's :class:`~standoff.Outcome`
-    #: (a winner, or nobody when the last phase left nobody the winner); or a
-    #: declared :class:`Draw`
-    outcome: Outcome | Draw | None = None
+    __slots__ = ("history", "options", "outcome", "pending", "position", "variant")
+
+    def __init__(self, variant: Variant, options: Options, position: Position,
+                 history: tuple[PhaseRecord, ...] = (), pending: PendingOrders = NO_ORDERS,
+                 outcome: Outcome | Draw | None = None) -> None:
+        self.variant: Final = variant
+        self.options: Final = options
+        self.position: Final = position
+        self.history: Final = history
+        self.pending: Final = pending
+        #: None while the game goes on; the victory rule's :class:`~standoff.Outcome`
+        #: (a winner, or nobody when the last phase left nobody the winner); or a
+        #: declared :class:`Draw`
+        self.outcome: Final = outcome
+
+    def _args(self) -> tuple[object, ...]:
+        return (self.variant, self.options, self.position, self.history, self.pending,
+                self.outcome)
+
+    def __repr__(self) -> str:
+        return fields_repr(self, ("variant", "options", "position", "history", "pending",
+                                  "outcome"))
 
     @classmethod
     def new(cls, variant: str | Variant = "standard", options: Options = DEFAULT
@@ -196,11 +123,6 @@ class GameRecord:
         """A game at the variant's opening position, nothing processed yet."""
         v = variant if isinstance(variant, Variant) else load_variant(variant)
         return cls(v, options, Position.initial(v))
-
-    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
-        """Pickle and copy whole (the variant by name)."""
-        return (GameRecord, (self.variant, self.options, self.position, self.history,
-                             self.pending, self.outcome))
 
     # -- the outcome, as the CLI and the reports say it -------------------------------------
 

@@ -8,12 +8,10 @@ the checks of the phases it is given in.
 
 Orders are immutable values, equal and hashable by their fields, so the
 parser and the legal-order generator can hand out shared instances from their
-memo tables. They are plain classes with ``Final`` attributes, not frozen
-dataclasses: a dataclass's generated ``__init__`` stays interpreted in the
-compiled core (0.4 µs an order, ~10 % of a movement phase met once), where a
-hand-written one compiles to a native constructor (0.02 µs) whose attributes
-cannot be written (mypy refuses the assignment in both builds, the compiled
-class at run time too).
+memo tables. They are :class:`~standoff.core.value.Value` classes, not frozen
+dataclasses (a dataclass's constructor was ~10 % of a movement phase met once):
+each kind lists its constructor's arguments in ``_args``, which equality,
+hashing and pickling go by.
 """
 
 from __future__ import annotations
@@ -22,6 +20,7 @@ from typing import TYPE_CHECKING, Final
 
 from ..geography import UNIT_LETTER, UnitType, province_of
 from ..legality import illegal, own_unit
+from ..value import Value
 
 if TYPE_CHECKING:
     from ..geography import Board
@@ -43,7 +42,7 @@ def unit_text(unit: UnitType | None, location: str) -> str:
     return f"{UNIT_LETTER[unit]} {location.upper()}" if unit is not None else location.upper()
 
 
-class Order:
+class Order(Value):
     """Base class: every order names the location of the unit (or site) it is for.
 
     ``unit`` is ``None`` when the writer left out the unit type; DATC 4.C.1/4.C.2
@@ -58,17 +57,7 @@ class Order:
         self.location: Final = location
 
     def _args(self) -> tuple[object, ...]:
-        """The constructor's arguments: what equality, hashing and pickling go by
-        (each kind with fields of its own lists them all)."""
         return (self.unit, self.location)
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self) or not isinstance(other, Order):
-            return NotImplemented
-        return self._args() == other._args()
-
-    def __hash__(self) -> int:
-        return hash(self._args())
 
     @property
     def kind(self) -> OrderKind:
@@ -96,11 +85,6 @@ class Order:
 
     def __repr__(self) -> str:
         return f"Order.parse({str(self)!r})"
-
-    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
-        """Pickle and copy by the constructor's arguments: the compiled core's
-        frozen classes cannot be rebuilt field by field."""
-        return (type(self), self._args())
 
     @property
     def province(self) -> str:
