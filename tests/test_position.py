@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from standoff import NotationError, StandoffError, load_variant
 from standoff.core.geography import Terrain, UnitType
 from standoff.core.phase import Phase, PhaseKind
-from standoff.core.position import Dislodged, Position, Unit
+from standoff.core.position import Dislodged, Position, Unit, new_unit
 
 V = load_variant("standard")
 A, F = UnitType.ARMY, UnitType.FLEET
@@ -108,6 +108,22 @@ def test_position_built_in_any_order_is_the_same_position() -> None:
     assert hash(p1) == hash(p2)
     assert p1.to_text() == p2.to_text()
     roundtrips(p1)
+
+
+def test_a_unit_built_by_the_core_is_the_named_tuple_users_build() -> None:
+    made = new_unit("austria", F, "tri")
+    assert made == Unit("austria", F, "tri") and type(made) is Unit
+    assert (made.power, made.type, made.location, made.province) == ("austria", F, "tri", "tri")
+    assert repr(made) == "Unit(power='austria', type=<UnitType.FLEET: 'F'>, location='tri')"
+
+
+def test_unit_at_finds_each_province_s_unit_and_nothing_elsewhere() -> None:
+    units = (Unit("italy", A, "ven"), Unit("austria", F, "bul/sc"), Unit("austria", A, "vie"))
+    pos = Position("standard", V.start, units, {})
+    assert pos.unit_at("bul") == Unit("austria", F, "bul/sc")
+    assert pos.unit_at("ven") == Unit("italy", A, "ven")
+    assert pos.unit_at("tri") is None
+    assert pos.units_in("vie") == [Unit("austria", A, "vie")] and pos.units_in("tri") == []
 
 
 # -- random legal positions -----------------------------------------------------------

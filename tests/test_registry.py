@@ -64,6 +64,26 @@ def test_a_registered_variant_comes_before_the_bundled_one_of_its_name() -> None
     assert load_variant("standard") is not shadow
 
 
+def test_registering_after_a_load_takes_effect_at_once() -> None:
+    """The registry remembers what each name loaded (the adjudicator asks every
+    phase); a registration forgets it, so the next load sees the new variant."""
+    mine = VariantRegistry()
+    assert mine.load("standard") is load_variant("standard")
+    shadow = _tiny("standard")
+    mine.register(shadow)
+    assert mine.load("standard") is shadow
+    assert mine.load("STANDARD") is shadow
+
+
+def test_power_names_are_read_in_any_case_and_spacing() -> None:
+    v = load_variant("standard")
+    for text in ("austria", "AUSTRIA", "Austria", "AuStRiA", "  austria ", "Austrian",
+                 "AUSTRIAN", "austrian\t"):
+        assert v.power(text) == "austria", text
+    with pytest.raises(VariantError, match="unknown power"):
+        v.power("Austrai")
+
+
 def test_positions_read_and_write_through_a_given_registry() -> None:
     mine = VariantRegistry()
     v = _tiny("registry-position-test")

@@ -9,7 +9,7 @@ centre ownership after the last season of the year.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, assert_never
 
 from .adjustments import adjudicate_adjustments, adjustment_counts, counts_for
@@ -84,9 +84,13 @@ def read_orders(
 
 
 def _read(variant: Variant, orders: OrdersInput, bad: list[OrderResult]
-          ) -> Iterator[tuple[str, Order]]:
+          ) -> list[tuple[str, Order]]:
     """(power id, order) for every readable order, in the order given; an unknown
-    power or unreadable text is appended to ``bad`` as an INVALID result."""
+    power or unreadable text is appended to ``bad`` as an INVALID result.
+
+    A list, not a generator: read once per phase, and a compiled generator costs
+    more to resume than a list costs to fill."""
+    out: list[tuple[str, Order]] = []
     for power_name, items in orders.items():
         if not items:
             continue  # an empty list: nothing to read (most powers, in most retreats)
@@ -98,7 +102,7 @@ def _read(variant: Variant, orders: OrdersInput, bad: list[OrderResult]
             continue
         for item in items:
             if isinstance(item, Order):
-                yield power, item
+                out.append((power, item))
                 continue
             try:
                 order = parse_order(item, variant)
@@ -106,7 +110,8 @@ def _read(variant: Variant, orders: OrdersInput, bad: list[OrderResult]
                 bad.append(OrderResult(power, None, False, Reason.INVALID, detail=exc.reason,
                                        text=item))
                 continue
-            yield power, order
+            out.append((power, order))
+    return out
 
 
 def adjudicate(
@@ -231,7 +236,7 @@ def _close_canals(board: Board, position: Position, units: list[Unit],
 def _retreat(v: Variant, position: Position, parsed: dict[str, list[Order]],
              results: list[OrderResult], options: Options) -> PhaseResult:
     board = v.board_at(position.phase)
-    occupied = position._at  # every province holding a unit
+    occupied = position._index  # every province holding a unit
     by_prov = {d.unit.province: d for d in position.dislodged}
     allowed = {p: retreat_options(board, d, occupied, position.contested, options)
                for p, d in by_prov.items()}
@@ -349,7 +354,7 @@ def check_order(position: Position, power: str, order: Order, options: Options =
         if d is None or d.unit.power != power:
             raise IllegalOrderError(str(order), f"{power} has no dislodged unit in "
                                                 f"{province_of(order.location).upper()}")
-        occupied = position._at  # every province holding a unit
+        occupied = position._index  # every province holding a unit
         allowed = retreat_options(board, d, occupied, position.contested, options)
         return order.check_retreat(board, d, allowed, options)
     due = adjustment_counts(v, position).get(power, 0)

@@ -20,7 +20,7 @@ from .errors import IllegalOrderError
 from .geography import Board, UnitType, province_of
 from .options import Options
 from .orders import Order, Remove
-from .position import Position, Unit
+from .position import Position, Unit, new_unit
 from .results import OrderResult, Reason
 from .variant import Variant
 
@@ -65,7 +65,7 @@ def build_sites(variant: Variant, position: Position, power: str) -> list[str]:
     """Where ``power`` may build: the variant's build-sites hook
     (:attr:`~standoff.core.variant.Variant.build_sites`: owned, unoccupied home
     centres, or any owned unoccupied centre, plus any build centres)."""
-    return _sites(variant, power, position.centres, position._at)
+    return _sites(variant, power, position.centres, position._index)
 
 
 def _sites(variant: Variant, power: str, centres: Mapping[str, str],
@@ -121,7 +121,7 @@ def _builds(board: Board, variant: Variant, position: Position, power: str,
                 allowed -= 1
                 used.add(b.province)
                 assert b.unit is not None
-                units.append(Unit(power, b.unit, b.location))
+                units.append(new_unit(power, b.unit, b.location))
                 results.append(OrderResult(power, b, True))
             case "waive":
                 if allowed > 0:
@@ -154,7 +154,7 @@ def _removals(board: Board, variant: Variant, position: Position, power: str,
                                                detail=exc.reason))
                     continue
                 assert order.unit is not None
-                unit = Unit(power, order.unit, order.location)
+                unit = new_unit(power, order.unit, order.location)
                 if needed <= 0 or unit not in units:
                     why = "no removals left" if needed <= 0 else "already removed"
                     results.append(OrderResult(power, order, False, Reason.NOT_ALLOWED,

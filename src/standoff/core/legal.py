@@ -277,11 +277,12 @@ class _Layout:
     open (worked out for every army at once: its convoyed moves are among its
     board-changing orders)."""
 
-    __slots__ = ("at", "board", "by_convoy_only", "convoy_jobs", "convoys")
+    __slots__ = ("board", "by_convoy_only", "convoy_jobs", "convoys", "index", "units")
 
     def __init__(self, board: Board, position: Position, units: tuple[Unit, ...]) -> None:
         self.board = board
-        self.at = position._at  # province -> the unit there
+        self.units = position.units
+        self.index = position._index  # province -> the index in units of the unit there
         self.convoys: dict[str, ConvoyTable] = {}
         self.convoy_jobs: dict[str, list[tuple[str, str]]] = {}
         self.by_convoy_only: dict[str, list[tuple[Unit, frozenset[str], frozenset[str]]]] = {}
@@ -352,11 +353,12 @@ def _all_segments(layout: _Layout, u: Unit, menu: _UnitMenu, changing: Sequence[
     loc, t = u.location, u.type
     segments = [menu.own[0]]
     segments.extend(changing)
-    at = layout.at
+    index, units = layout.index, layout.units
     for q in menu.nearby:
-        other = at.get(q)
-        if other is None:
+        i = index.get(q)
+        if i is None:
             continue
+        other = units[i]
         targets = menu.fleet_targets if other.type is UnitType.FLEET else menu.army_targets
         supports = targets.get(other.location)
         if supports is not None:

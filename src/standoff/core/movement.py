@@ -20,7 +20,7 @@ from typing import assert_never
 from .geography import Board, UnitType, province_of
 from .options import Options
 from .orders import Move, MovementOrder, OrderKind
-from .position import Dislodged, Unit
+from .position import Dislodged, Unit, new_unit
 from .resolver import RESOLVED, Resolver
 from .results import OrderResult, Reason
 
@@ -434,7 +434,7 @@ class MovementAdjudicator:
                 dislodged.append(Dislodged(u, self.prov[k], self._by_convoy(k)))
                 continue
             if self.kind[i] == "move" and ok[i] and not strike[i]:
-                units.append(Unit(u.power, u.type, self.exact[i]))
+                units.append(new_unit(u.power, u.type, self.exact[i]))
             else:
                 units.append(u)
             final[i] = units[-1].location

@@ -48,6 +48,14 @@ class Unit(NamedTuple):
         return f"{UNIT_LETTER[self.type]} {self.location.upper()}"
 
 
+def new_unit(power: str, unit_type: UnitType, location: str) -> Unit:
+    """``Unit(power, unit_type, location)``, built as any tuple is. A named tuple's
+    ``__new__`` is a Python function: every unit the compiled core builds (one
+    for each unit that moves, retreats or is built) would otherwise be a trip
+    through the interpreter, at twice the cost."""
+    return tuple.__new__(Unit, (power, unit_type, location))
+
+
 @dataclass(frozen=True, slots=True, order=True)
 class Dislodged:
     """A unit awaiting its retreat, and where the attack that dislodged it came from."""
@@ -74,7 +82,7 @@ class Position:
     a dataclass's (which stays interpreted even in the compiled core).
     """
 
-    __slots__ = ("_at", "_cache", "_counts", "_index", "centres", "contested", "dislodged",
+    __slots__ = ("_cache", "_counts", "_index", "centres", "contested", "dislodged",
                  "notes", "phase", "units", "variant")
 
     def __init__(self, variant: str, phase: Phase, units: Iterable[Unit],
@@ -96,15 +104,13 @@ class Position:
         #: locations, or ``"loc<"`` for a dislodged unit awaiting its retreat
         self.notes: frozenset[str] = notes if isinstance(notes, frozenset) \
             else frozenset(notes)
-        at: dict[str, Unit] = {}
+        #: province -> the index in ``units`` of its (first) unit: every province
+        #: holding a unit, which is also what retreats and builds ask ("occupied?");
+        #: the one table built per position (the unit is ``units[i]``)
         index: dict[str, int] = {}
         table = PROVINCE_OF
         for i, u in enumerate(self.units):
-            p = table[u.location]
-            if p not in at:
-                at[p] = u
-                index[p] = i
-        self._at = at
+            index.setdefault(table[u.location], i)
         self._index = index
         self._cache: dict[str, frozenset[str]] = {}
         #: the adjustment counts (:func:`~standoff.core.adjustments.adjustment_counts`),
@@ -153,7 +159,8 @@ class Position:
 
     def unit_at(self, province: str) -> Unit | None:
         """The unit in a province (for a multi-unit province: the first)."""
-        return self._at.get(province)
+        i = self._index.get(province)
+        return None if i is None else self.units[i]
 
     def unit_of(self, power: str, province: str) -> Unit | None:
         """``power``'s unit in a province, or the unit there if it has no such unit.
@@ -161,7 +168,7 @@ class Position:
         Spaces that hold several units (1939 IV high oceans) are why an order
         names its power's unit, not simply the one unit in the space.
         """
-        unit = self._at.get(province)
+        unit = self.unit_at(province)
         if unit is None or unit.power == power:
             return unit
         for u in self.units_in(province):

@@ -17,7 +17,7 @@ from typing import assert_never
 from .geography import Board, province_of
 from .options import Options
 from .orders import Disband, RetreatOrder
-from .position import Dislodged, Unit
+from .position import Dislodged, Unit, new_unit
 from .results import OrderResult, Reason
 
 
@@ -75,7 +75,7 @@ def adjudicate_retreats(
                         sorted(prov for prov in others if prov != u.province))))
                 else:
                     results.append(OrderResult(u.power, given, True))
-                    arrived.append(Unit(u.power, u.type, given.dest))
+                    arrived.append(new_unit(u.power, u.type, given.dest))
             case "disband":
                 results.append(OrderResult(u.power, given, True))
             case _:

@@ -173,7 +173,10 @@ class Variant:
 
     def power(self, text: str) -> str:
         """Find a power id by id, name or adjective, case-insensitively."""
-        found = self._power_names().get(text.strip().lower())
+        names = self._power_names()
+        found = names.get(text)  # as usually written: lower, upper or title case
+        if found is None:
+            found = names.get(text.strip().lower())
         if found is None:
             raise VariantError(
                 f"unknown power {text!r} in {self.title} "
@@ -198,10 +201,14 @@ class Variant:
 
 @cache
 def _power_table(variant: Variant) -> dict[str, str]:
+    """Every way of naming a power -> its id: lower case, plus each name as
+    written, in upper case and capitalised (as orders and files spell them), so
+    that most lookups need no case folding."""
     table: dict[str, str] = {}
     for p in variant.powers.values():
         for key in (p.id, p.name, p.adjective, *p.aliases):
-            table[key.lower()] = p.id
+            for spelling in (key.lower(), key, key.upper(), key.capitalize()):
+                table[spelling] = p.id
     return table
 
 
@@ -236,16 +243,20 @@ class VariantRegistry:
     pickled by name is loaded from the default registry in the receiving process.
     """
 
-    __slots__ = ("_registered",)
+    __slots__ = ("_loaded", "_registered")
 
     def __init__(self) -> None:
         self._registered: dict[str, Variant] = {}
+        #: every name asked for, exactly as written -> what it loaded: the adjudicator
+        #: asks by a position's variant name every phase (cleared by :meth:`register`)
+        self._loaded: dict[str, Variant] = {}
 
     def register(self, variant: Variant) -> None:
         """Make ``variant`` known by its name and aliases (case-insensitive),
         before the bundled variant of that name, if there is one."""
         for key in (variant.name, *variant.aliases):
             self._registered[key.lower()] = variant
+        self._loaded.clear()
 
     def registered(self, name: str) -> Variant | None:
         """The variant registered under ``name``, if any (no bundled file is read)."""
@@ -253,8 +264,13 @@ class VariantRegistry:
 
     def load(self, name: str = "standard") -> Variant:
         """A registered variant, a bundled one by name/alias, or a variant file by path."""
-        found = self._registered.get(name.lower())
-        return found if found is not None else _load_variant(name)
+        found = self._loaded.get(name)
+        if found is None:
+            found = self._registered.get(name.lower())
+            if found is None:
+                found = _load_variant(name)
+            self._loaded[name] = found
+        return found
 
     def available(self) -> dict[str, Path]:
         """Every bundled variant name and alias (lower case) -> its data file."""

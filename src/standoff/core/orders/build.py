@@ -39,9 +39,9 @@ class Build(Order):
             raise illegal(self, f"{power} has no builds to make")
         prov = province_of(self.location)
         sites = variant.build_sites
-        if prov not in sites.sites(variant, power, position.centres, position._at):
+        if prov not in sites.sites(variant, power, position.centres, position._index):
             raise illegal(self, sites.refusal(variant, board, power, prov, position.centres,
-                                              position._at))
+                                              position._index))
         unit = self.unit
         p = board.provinces[prov]
         if unit is None:

@@ -33,7 +33,7 @@ class Hold(Order):
 
     def check_movement(self, variant: Variant, board: Board, position: Position, power: str,
                        options: Options) -> Hold:
-        unit = position._at.get(province_of(self.location))
+        unit = position.unit_at(province_of(self.location))
         if unit is None or unit.power != power:
             unit = own_unit(position, power, self)  # raises with the reason
         if self.unit is unit.type and self.location == unit.location:

@@ -56,7 +56,7 @@ class Move(Order):
     def check_movement(self, variant: Variant, board: Board, position: Position, power: str,
                        options: Options) -> Move:
         src_prov = province_of(self.location)
-        unit = position._at.get(src_prov)
+        unit = position.unit_at(src_prov)
         if unit is None or unit.power != power:
             unit = own_unit(position, power, self)  # raises with the reason
         same_unit = self.unit is unit.type and self.location == unit.location

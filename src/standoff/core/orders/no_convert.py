@@ -36,7 +36,7 @@ class NoConvert(Order):
 
     def check_movement(self, variant: Variant, board: Board, position: Position, power: str,
                        options: Options) -> NoConvert:
-        unit = position._at.get(province_of(self.location))
+        unit = position.unit_at(province_of(self.location))
         if unit is None or unit.power != power:
             unit = own_unit(position, power, self)  # raises with the reason
         if unit.type is not UnitType.FLEET:

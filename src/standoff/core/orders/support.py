@@ -22,13 +22,13 @@ def _supporter_and_target(order: SupportHold | SupportMove, position: Position, 
     """The supporting unit and its province, the supported one and its province:
     what both kinds check first."""
     src_prov = province_of(order.location)
-    unit = position._at.get(src_prov)
+    unit = position.unit_at(src_prov)
     if unit is None or unit.power != power:
         unit = own_unit(position, power, order)  # raises with the reason
     if src_prov in board.high_seas:
         raise illegal(order, f"a fleet on a high sea ({src_prov.upper()}) cannot give support")
     tprov = province_of(order.target)
-    target = position._at.get(tprov)
+    target = position.unit_at(tprov)
     if target is None:
         raise illegal(order, f"there is no unit in {tprov.upper()} to support")
     if tprov == src_prov:
