@@ -14,7 +14,7 @@ from typing import Any, assert_never
 
 from .adjustments import adjudicate_adjustments, adjustment_counts, counts_for
 from .errors import IllegalOrderError, InvalidOrderError, StandoffError
-from .geography import Board, province_of
+from .geography import PROVINCE_OF, Board, province_of
 from .legality import canal_owner
 from .movement import MovementAdjudicator
 from .notation import parse_order
@@ -324,15 +324,19 @@ def update_centres(v: Variant, phase: Phase, units: Iterable[Unit],
     """
     supply_centres = v.board_at(phase).supply_centres
     neutral = v.neutral
+    # a dict (as positions keep it) is read through the compiled core's dict primitives
+    owners = centres if isinstance(centres, dict) else dict(centres)
+    table = PROVINCE_OF
     changes: dict[str, str] | None = None
     for u in units:
-        if u.power == neutral:
+        power = u.power
+        if power == neutral:
             continue  # a neutral army keeps its country unowned (1939 IV 2.2)
-        prov = province_of(u.location)
-        if prov in supply_centres and centres.get(prov) != u.power:
+        prov = table[u.location]
+        if prov in supply_centres and owners.get(prov) != power:
             if changes is None:
                 changes = {}
-            changes[prov] = u.power
+            changes[prov] = power
     return centres if changes is None else changed_owners(centres, changes)
 
 

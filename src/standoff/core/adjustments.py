@@ -17,7 +17,7 @@ from collections.abc import Container, Iterable, Mapping, Sequence
 from typing import assert_never
 
 from .errors import IllegalOrderError
-from .geography import Board, UnitType, province_of
+from .geography import PROVINCE_OF, Board, UnitType, province_of
 from .options import Options
 from .orders import Order, Remove
 from .position import Position, Unit, new_unit
@@ -42,20 +42,24 @@ def counts_for(variant: Variant, units: Iterable[Unit], centres: Mapping[str, st
     exists: the adjudicator asks after every Fall whether anyone has anything to
     adjust (to skip an empty adjustment phase), and hands the answer on to the
     adjustment position it makes."""
+    # a dict (as positions keep it) is read through the compiled core's dict primitives
+    owners = centres if isinstance(centres, dict) else dict(centres)
     delta: dict[str, int] = {}
-    for p in centres.values():
+    for p in owners.values():
         delta[p] = delta.get(p, 0) + 1
     units = list(units)
     for u in units:
-        delta[u.power] = delta.get(u.power, 0) - 1
+        power = u.power
+        delta[power] = delta.get(power, 0) - 1
     out = {}
     occupied: set[str] | None = None
     for p in variant.powers:
         d = delta.get(p, 0)
         if d > 0:
             if occupied is None:  # only a power with builds due needs the free sites
-                occupied = {province_of(u.location) for u in units}
-            d = min(d, len(_sites(variant, power=p, centres=centres, occupied=occupied)))
+                table = PROVINCE_OF
+                occupied = {table[u.location] for u in units}
+            d = min(d, len(_sites(variant, power=p, centres=owners, occupied=occupied)))
         if d:
             out[p] = d
     return out
