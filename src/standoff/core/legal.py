@@ -417,8 +417,10 @@ def _movement(board: Board, v: Variant, position: Position) -> LegalOrders:
     out: LegalOrders = {}
     for u in units:
         menu = _unit_menu(board, u.type, u.location)
-        segments = _all_segments(layout, u, menu, _changing(layout, u, menu))
-        out.setdefault(u.power, {})[u.location] = [o for seg, _ in segments for o in seg]
+        orders: list[Order] = []
+        for seg, _ in _all_segments(layout, u, menu, _changing(layout, u, menu)):
+            orders.extend(seg)  # a block copy, not an append per order
+        out.setdefault(u.power, {})[u.location] = orders
     for owner, canal, (permits, _) in _permits(board, v, position):
         out.setdefault(owner, {}).setdefault(canal, []).extend(permits)
     return out
