@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from standoff import NotationError, StandoffError, load_variant
+from standoff import (
+    NotationError,
+    StandoffError,
+    adjudicate,
+    available_variants,
+    load_variant,
+    random_orders,
+)
 from standoff.core.geography import Terrain, UnitType
 from standoff.core.phase import Phase, PhaseKind
 from standoff.core.position import Dislodged, Position, Unit, new_unit
@@ -124,6 +132,30 @@ def test_unit_at_finds_each_province_s_unit_and_nothing_elsewhere() -> None:
     assert pos.unit_at("ven") == Unit("italy", A, "ven")
     assert pos.unit_at("tri") is None
     assert pos.units_in("vie") == [Unit("austria", A, "vie")] and pos.units_in("tri") == []
+
+
+@pytest.mark.parametrize("name", sorted({load_variant(n).name for n in available_variants()}))
+def test_every_position_a_phase_makes_is_in_canonical_order(name: str) -> None:
+    """Retreat and adjustment phases insert their new units in place rather than
+    sorting the board again: whatever phase made a position, its units and
+    centres are in the order a position built from scratch has."""
+    v = load_variant(name)
+    rng = random.Random(11)
+    pos = Position.initial(v)
+    kinds = set()
+    for played in range(400):
+        if played >= 60 and len(kinds) == 3:
+            break
+        result = adjudicate(pos, random_orders(pos, rng, move_bias=0.8, variant=v), variant=v)
+        nxt = result.next_position
+        assert nxt.units == tuple(sorted(nxt.units)), (name, nxt.phase)
+        assert list(nxt.centres) == sorted(nxt.centres), (name, nxt.phase)
+        assert nxt == Position(nxt.variant, nxt.phase, list(reversed(nxt.units)),
+                               dict(reversed(list(nxt.centres.items()))), nxt.dislodged,
+                               nxt.contested, nxt.notes)
+        kinds.add(pos.phase.kind)
+        pos = nxt
+    assert kinds == {PhaseKind.MOVEMENT, PhaseKind.RETREAT, PhaseKind.ADJUSTMENT}, name
 
 
 # -- random legal positions -----------------------------------------------------------

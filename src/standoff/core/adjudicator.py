@@ -21,7 +21,7 @@ from .notation import parse_order
 from .options import DEFAULT, Options
 from .orders import MovementOrder, Order, Remove, RetreatOrder
 from .phase import Phase, PhaseKind
-from .position import Dislodged, Position, Unit, changed_owners
+from .position import Dislodged, InOrder, Position, Unit, changed_owners, insert_unit
 from .results import OrderResult, Reason
 from .retreats import adjudicate_retreats, retreat_options
 from .transitions import apply_map_change
@@ -258,7 +258,9 @@ def _retreat(v: Variant, position: Position, parsed: dict[str, list[Order]],
                                            detail=exc.reason))
     res, arrived = adjudicate_retreats(position.dislodged, legal, board.high_seas)
     results.extend(res)
-    units = list(position.units) + arrived
+    units = list(position.units)
+    for unit in arrived:
+        insert_unit(units, unit)
     notes = {n for n in position.notes if not n.endswith("<")}
     for d in position.dislodged if position.notes else ():
         retreat = legal.get(d.unit.province)
@@ -266,7 +268,7 @@ def _retreat(v: Variant, position: Position, parsed: dict[str, list[Order]],
                 retreat.kind == "retreat" and \
                 Unit(d.unit.power, d.unit.type, retreat.dest) in arrived:
             notes.add(retreat.dest)
-    nxt, events = _after_turn(v, position, units, notes, options)
+    nxt, events = _after_turn(v, position, units, notes, options, in_order=True)
     gone = [d.unit for d in position.dislodged
             if not any(r.success and r.order is not None and r.order.location == d.unit.location
                        and r.order.kind == "retreat" for r in res)]
@@ -281,17 +283,19 @@ def _adjustment(v: Variant, position: Position, parsed: dict[str, list[Order]],
     res, units = adjudicate_adjustments(v, position, normal, options)
     results.extend(res)
     nxt = Position(v.name, position.phase.next_after_turn(v.calendar, options.optional_seasons),
-                   tuple(units), position.centres)
+                   InOrder(units), position.centres)
     return PhaseResult(position, results, nxt)
 
 
 def _after_turn(v: Variant, position: Position, units: list[Unit], notes: set[str],
-                options: Options) -> tuple[Position, list[str]]:
+                options: Options, in_order: bool = False) -> tuple[Position, list[str]]:
     """The phase after a season's movement/retreats, skipping empty adjustments.
 
     Also applies a change of map scheduled after this season (before centres
     change hands and before adjustments): returns the next position and what
     the change did (units it disbanded or converted, centres lost and gained).
+    ``in_order``: ``units`` are in canonical order already (a retreat phase puts
+    its arrivals in place), so the next position need not sort them.
     """
     phase = position.phase
     centres = position.centres
@@ -302,6 +306,7 @@ def _after_turn(v: Variant, position: Position, units: list[Unit], notes: set[st
     if new is not old:
         units, centres, events = apply_map_change(old, new, units, centres,
                                                   v.stranded_fleets, notes)
+        in_order = False
     if phase.is_last_season(v.calendar):
         centres = update_centres(v, nxt_phase, units, centres)
     counts: dict[str, int] | None = None
@@ -310,7 +315,7 @@ def _after_turn(v: Variant, position: Position, units: list[Unit], notes: set[st
         if not counts:
             nxt_phase = nxt_phase.next_after_turn(v.calendar, options.optional_seasons)
             counts = None
-    nxt = Position(v.name, nxt_phase, tuple(units), centres)
+    nxt = Position(v.name, nxt_phase, InOrder(units) if in_order else units, centres)
     nxt._counts = counts  # the adjustment phase's counts, worked out here anyway
     return nxt, events
 

@@ -20,7 +20,7 @@ from .errors import IllegalOrderError
 from .geography import PROVINCE_OF, Board, UnitType, province_of
 from .options import Options
 from .orders import Order, Remove
-from .position import Position, Unit, new_unit
+from .position import Position, Unit, insert_unit, new_unit
 from .results import OrderResult, Reason
 from .variant import Variant
 
@@ -83,7 +83,8 @@ def adjudicate_adjustments(
     orders: Mapping[str, Sequence[Order]],
     options: Options,
 ) -> tuple[list[OrderResult], list[Unit]]:
-    """Apply builds/removals for every power; return results and the new units."""
+    """Apply builds/removals for every power; return results and the new units
+    (in canonical order: removals leave it, builds are inserted in place)."""
     board = variant.board_at(position.phase)
     counts = adjustment_counts(variant, position)
     results: list[OrderResult] = []
@@ -125,7 +126,7 @@ def _builds(board: Board, variant: Variant, position: Position, power: str,
                 allowed -= 1
                 used.add(b.province)
                 assert b.unit is not None
-                units.append(new_unit(power, b.unit, b.location))
+                insert_unit(units, new_unit(power, b.unit, b.location))
                 results.append(OrderResult(power, b, True))
             case "waive":
                 if allowed > 0:

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterable, Mapping
+from bisect import insort
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -92,7 +93,8 @@ class Position:
         self.variant = variant
         self.phase = phase
         # Canonical order, so equal positions compare and serialise identically.
-        self.units: tuple[Unit, ...] = tuple(sorted(units))
+        self.units: tuple[Unit, ...] = units.units if isinstance(units, InOrder) \
+            else tuple(sorted(units))
         self.dislodged: tuple[Dislodged, ...] = tuple(sorted(dislodged)) if dislodged else ()
         #: owned supply centres: province -> power
         self.centres: Mapping[str, str] = centres if isinstance(centres, _Sorted) \
@@ -389,6 +391,24 @@ def changed_owners(centres: Mapping[str, str], changes: Mapping[str, str]) -> Ma
         out = dict(centres)
     out.update(changes)
     return out
+
+
+class InOrder:
+    """Units already in canonical order, as the phase that made them keeps them (a
+    retreat or a build is inserted in place): a position takes them unsorted."""
+
+    __slots__ = ("units",)
+
+    def __init__(self, units: Iterable[Unit]) -> None:
+        self.units: tuple[Unit, ...] = tuple(units)
+
+    def __iter__(self) -> Iterator[Unit]:
+        return iter(self.units)
+
+
+def insert_unit(units: list[Unit], unit: Unit) -> None:
+    """Put ``unit`` into ``units``, kept in canonical order."""
+    insort(units, unit)
 
 
 class _Sorted(dict[str, str]):
