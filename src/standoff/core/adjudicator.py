@@ -309,14 +309,14 @@ def _after_turn(v: Variant, position: Position, units: list[Unit], notes: set[st
         in_order = False
     if phase.is_last_season(v.calendar):
         centres = update_centres(v, nxt_phase, units, centres)
-    counts: dict[str, int] | None = None
-    if nxt_phase.kind is PhaseKind.ADJUSTMENT:
-        counts = counts_for(v, units, centres)
-        if not counts:
-            nxt_phase = nxt_phase.next_after_turn(v.calendar, options.optional_seasons)
-            counts = None
     nxt = Position(v.name, nxt_phase, InOrder(units) if in_order else units, centres)
-    nxt._counts = counts  # the adjustment phase's counts, worked out here anyway
+    if nxt_phase.kind is PhaseKind.ADJUSTMENT:
+        # the new position's province table tells which build sites are free
+        counts = counts_for(v, nxt.units, centres, occupied=nxt._index)
+        if not counts:  # nobody has anything to adjust: the phase is skipped
+            skip = nxt_phase.next_after_turn(v.calendar, options.optional_seasons)
+            return Position(v.name, skip, InOrder(nxt.units), centres), events
+        nxt._counts = counts  # the adjustment phase's counts, worked out here anyway
     return nxt, events
 
 

@@ -32,16 +32,17 @@ def adjustment_counts(variant: Variant, position: Position) -> dict[str, int]:
     a fresh dict each call, so a caller may change its copy."""
     counts = position._counts
     if counts is None:
-        counts = position._counts = counts_for(variant, position.units, position.centres)
+        counts = position._counts = counts_for(variant, position.units, position.centres,
+                                               position._index)
     return dict(counts)
 
 
-def counts_for(variant: Variant, units: Iterable[Unit], centres: Mapping[str, str]
-               ) -> dict[str, int]:
-    """:func:`adjustment_counts` from units and centre owners, before any position
-    exists: the adjudicator asks after every Fall whether anyone has anything to
-    adjust (to skip an empty adjustment phase), and hands the answer on to the
-    adjustment position it makes."""
+def counts_for(variant: Variant, units: Iterable[Unit], centres: Mapping[str, str],
+               occupied: Container[str] | None = None) -> dict[str, int]:
+    """:func:`adjustment_counts` from units and centre owners (and, if known, the
+    provinces they occupy): the adjudicator asks after every Fall whether anyone
+    has anything to adjust (to skip an empty adjustment phase), and hands the
+    answer on to the adjustment position it makes."""
     # a dict (as positions keep it) is read through the compiled core's dict primitives
     owners = centres if isinstance(centres, dict) else dict(centres)
     delta: dict[str, int] = {}
@@ -52,7 +53,6 @@ def counts_for(variant: Variant, units: Iterable[Unit], centres: Mapping[str, st
         power = u.power
         delta[power] = delta.get(power, 0) - 1
     out = {}
-    occupied: set[str] | None = None
     for p in variant.powers:
         d = delta.get(p, 0)
         if d > 0:
