@@ -21,7 +21,15 @@ from .notation import parse_order
 from .options import DEFAULT, Options
 from .orders import MovementOrder, Order, Remove, RetreatOrder
 from .phase import Phase, PhaseKind
-from .position import Dislodged, InOrder, Position, Unit, changed_owners, insert_unit
+from .position import (
+    Dislodged,
+    InOrder,
+    Position,
+    Unit,
+    centre_table,
+    changed_owners,
+    insert_unit,
+)
 from .results import OrderResult, Reason
 from .retreats import adjudicate_retreats, retreat_options
 from .transitions import apply_map_change
@@ -329,8 +337,7 @@ def update_centres(v: Variant, phase: Phase, units: Iterable[Unit],
     """
     supply_centres = v.board_at(phase).supply_centres
     neutral = v.neutral
-    # a dict (as positions keep it) is read through the compiled core's dict primitives
-    owners = centres if isinstance(centres, dict) else dict(centres)
+    owners = centre_table(centres)
     table = PROVINCE_OF
     changes: dict[str, str] | None = None
     for u in units:

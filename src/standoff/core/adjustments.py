@@ -20,7 +20,7 @@ from .errors import IllegalOrderError
 from .geography import PROVINCE_OF, Board, UnitType, province_of
 from .options import Options
 from .orders import Order, Remove
-from .position import Position, Unit, insert_unit, new_unit
+from .position import Position, Unit, centre_table, insert_unit, new_unit
 from .results import OrderResult, Reason
 from .variant import Variant
 
@@ -43,8 +43,7 @@ def counts_for(variant: Variant, units: Iterable[Unit], centres: Mapping[str, st
     provinces they occupy): the adjudicator asks after every Fall whether anyone
     has anything to adjust (to skip an empty adjustment phase), and hands the
     answer on to the adjustment position it makes."""
-    # a dict (as positions keep it) is read through the compiled core's dict primitives
-    owners = centres if isinstance(centres, dict) else dict(centres)
+    owners = centre_table(centres)
     delta: dict[str, int] = {}
     for p in owners.values():
         delta[p] = delta.get(p, 0) + 1
@@ -74,7 +73,7 @@ def build_sites(variant: Variant, position: Position, power: str) -> list[str]:
 
 def _sites(variant: Variant, power: str, centres: Mapping[str, str],
            occupied: Container[str]) -> list[str]:
-    return variant.build_sites.sites(variant, power, centres, occupied)
+    return variant.build_sites.sites(variant, power, centre_table(centres), occupied)
 
 
 def adjudicate_adjustments(

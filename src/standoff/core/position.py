@@ -393,6 +393,13 @@ def changed_owners(centres: Mapping[str, str], changes: Mapping[str, str]) -> Ma
     return out
 
 
+def centre_table(centres: Mapping[str, str]) -> dict[str, str]:
+    """A centre table as the dict a position keeps (the table itself, not a copy,
+    when it is one), for code that reads it through the compiled core's dict
+    primitives rather than the generic mapping protocol."""
+    return centres if isinstance(centres, dict) else dict(centres)
+
+
 class InOrder:
     """Units already in canonical order, as the phase that made them keeps them (a
     retreat or a build is inserted in place): a position takes them unsorted."""

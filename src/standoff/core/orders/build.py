@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Literal, final
 from ..geography import UnitType, province_of
 from ..legality import illegal
 from ..phase import PhaseKind
+from ..position import centre_table
 from .base import Order, unit_text
 
 if TYPE_CHECKING:
@@ -39,8 +40,9 @@ class Build(Order):
             raise illegal(self, f"{power} has no builds to make")
         prov = province_of(self.location)
         sites = variant.build_sites
-        if prov not in sites.sites(variant, power, position.centres, position._index):
-            raise illegal(self, sites.refusal(variant, board, power, prov, position.centres,
+        centres = centre_table(position.centres)
+        if prov not in sites.sites(variant, power, centres, position._index):
+            raise illegal(self, sites.refusal(variant, board, power, prov, centres,
                                               position._index))
         unit = self.unit
         p = board.provinces[prov]
