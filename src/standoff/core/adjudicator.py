@@ -245,7 +245,10 @@ def _retreat(v: Variant, position: Position, parsed: dict[str, list[Order]],
              results: list[OrderResult], options: Options) -> PhaseResult:
     board = v.board_at(position.phase)
     occupied = position._index  # every province holding a unit
-    by_prov = {d.unit.province: d for d in position.dislodged}
+    # (provinces read from the table: a unit's ``province`` is a named tuple's
+    # property, which the compiled core can only call through the interpreter)
+    table = PROVINCE_OF
+    by_prov = {table[d.unit.location]: d for d in position.dislodged}
     allowed = {p: retreat_options(board, d, occupied, position.contested, options)
                for p, d in by_prov.items()}
     legal: dict[str, RetreatOrder] = {}
@@ -259,8 +262,8 @@ def _retreat(v: Variant, position: Position, parsed: dict[str, list[Order]],
                 if d.unit.power != power:
                     raise IllegalOrderError(str(order), f"the dislodged unit in "
                                             f"{d.unit.province.upper()} belongs to {d.unit.power}")
-                legal[d.unit.province] = order.check_retreat(board, d, allowed[d.unit.province],
-                                                             options)
+                prov = table[d.unit.location]
+                legal[prov] = order.check_retreat(board, d, allowed[prov], options)
             except IllegalOrderError as exc:
                 results.append(OrderResult(power, order, False, Reason.ILLEGAL,
                                            detail=exc.reason))
@@ -271,7 +274,7 @@ def _retreat(v: Variant, position: Position, parsed: dict[str, list[Order]],
         insert_unit(units, unit)
     notes = {n for n in position.notes if not n.endswith("<")}
     for d in position.dislodged if position.notes else ():
-        retreat = legal.get(d.unit.province)
+        retreat = legal.get(table[d.unit.location])
         if f"{d.unit.location}<" in position.notes and retreat is not None and \
                 retreat.kind == "retreat" and \
                 Unit(d.unit.power, d.unit.type, retreat.dest) in arrived:

@@ -21,7 +21,7 @@ from .geography import Board, UnitType, province_of
 from .options import Options
 from .orders import Move, MovementOrder, OrderKind
 from .position import Dislodged, Unit, new_unit
-from .resolver import RESOLVED, Resolver
+from .resolver import RESOLVED, Decisions, Resolver
 from .results import OrderResult, Reason
 
 
@@ -47,7 +47,7 @@ class MovementOutcome:
         self.final = final
 
 
-class MovementAdjudicator:
+class MovementAdjudicator(Decisions):
     """One movement phase. Build it, call :meth:`run`."""
 
     def __init__(
@@ -92,7 +92,7 @@ class MovementAdjudicator:
         #: but the unit never leaves its space (City/Country rule .5)
         self.strike = [False] * n
         self._classify()
-        self.resolver = Resolver(2 * n, self._adjudicate, self._backup)
+        self.resolver = Resolver(2 * n, self)
         self.paradox = [False] * n
 
     # -- set-up ----------------------------------------------------------------------
@@ -247,7 +247,7 @@ class MovementAdjudicator:
 
     # -- decisions -----------------------------------------------------------------
 
-    def _adjudicate(self, nr: int) -> bool:
+    def decide(self, nr: int) -> bool:
         n = self.n
         if nr >= n:
             return self._path(nr - n)
@@ -259,18 +259,18 @@ class MovementAdjudicator:
         return not self._dislodged(nr)
 
     def _path(self, i: int) -> bool:
-        resolve = self.resolver.resolve
+        resolver = self.resolver  # (its method called directly: a native call)
         if self.options.convoy_disruption == "any_route" and not all(
-            resolve(f) for f in self.convoyers[i]
+            resolver.resolve(f) for f in self.convoyers[i]
         ):
             return False  # 1971: one disrupted route disrupts the convoy
-        return self._route(i, resolve)
+        return self._route(i, resolver.resolve)
 
     def _move(self, i: int) -> bool:
         if self.free[i]:
             return True  # a high sea is never full (1939 IV 5.1)
-        resolve = self.resolver.resolve
-        if self.convoyed[i] and (self.no_route[i] or not resolve(self.n + i)) and \
+        resolver = self.resolver  # (its method called directly: a native call)
+        if self.convoyed[i] and (self.no_route[i] or not resolver.resolve(self.n + i)) and \
                 not self.fallback[i]:
             return False
         d = self.dest[i]
@@ -297,11 +297,11 @@ class MovementAdjudicator:
         return not self.fallback[i] or self.resolver.resolve(self.n + i)
 
     def _support_count(self, i: int, exclude_power: str | None = None) -> int:
-        resolve = self.resolver.resolve
+        resolver = self.resolver  # (its method called directly: a native call)
         power = self.power
         count = 0
         for s in self.supports[i]:
-            if power[s] != exclude_power and resolve(s):
+            if power[s] != exclude_power and resolver.resolve(s):
                 count += 1
         return count
 
@@ -328,14 +328,14 @@ class MovementAdjudicator:
         return 1 + self._support_count(j)
 
     def _prevent(self, k: int) -> int:
-        resolve = self.resolver.resolve
-        if self.convoyed[k] and not self.fallback[k] and not resolve(self.n + k):
+        resolver = self.resolver  # (its method called directly: a native call)
+        if self.convoyed[k] and not self.fallback[k] and not resolver.resolve(self.n + k):
             return 0
         j = self.occupant.get(self.dest[k], -1)
         if j >= 0 and self.kind[j] == "move" and self.dest[j] == self.prov[k] and \
                 not self.free[j]:
             lost = self._head_to_head(k, j) or self.options.dislodged_bounce == "never"
-            if lost and resolve(j):
+            if lost and resolver.resolve(j):
                 return 0
         return 1 + self._support_count(k)
 
@@ -343,7 +343,7 @@ class MovementAdjudicator:
         """Not cut: no attack from elsewhere, and not dislodged (DATC 5.B.7)."""
         if self.void[i]:
             return False
-        resolve = self.resolver.resolve
+        resolver = self.resolver  # (its method called directly: a native call)
         target_dest = self.dest[i] if self.kind[i] == "support_move" else ""
         for k in self.attackers.get(self.prov[i], ()):
             if self.power[k] == self.power[i]:
@@ -353,13 +353,13 @@ class MovementAdjudicator:
                     continue  # 1982/2000 rule: not cut, not even by dislodging (6.F.17)
                 if self.prov[k] != target_dest or \
                         self.options.support_cut_by_convoyed_target == "cut":
-                    if resolve(self.n + k):
+                    if resolver.resolve(self.n + k):
                         return False
                     continue
             elif self.prov[k] != target_dest:
                 return False
             # An attack from the province the support goes into cuts only by dislodging.
-            if resolve(k):
+            if resolver.resolve(k):
                 return False
         return True
 
@@ -383,12 +383,12 @@ class MovementAdjudicator:
         return not self._route(army, lambda f: f != j)
 
     def _dislodged(self, i: int) -> bool:
-        resolve = self.resolver.resolve
-        if self.kind[i] == "move" and not self.strike[i] and resolve(i):
+        resolver = self.resolver  # (its method called directly: a native call)
+        if self.kind[i] == "move" and not self.strike[i] and resolver.resolve(i):
             return False
-        return any(resolve(k) for k in self.attackers.get(self.prov[i], ()))
+        return any(resolver.resolve(k) for k in self.attackers.get(self.prov[i], ()))
 
-    def _backup(self, cycle: list[int]) -> None:
+    def backup(self, cycle: list[int]) -> None:
         n = self.n
         paths = [d for d in cycle if d >= n]
         if paths:
@@ -405,7 +405,7 @@ class MovementAdjudicator:
     # -- results -----------------------------------------------------------------------
 
     def run(self) -> MovementOutcome:
-        resolve = self.resolver.resolve
+        resolver = self.resolver  # (its method called directly: a native call)
         n = self.n
         state, result = self.resolver.state, self.resolver.result
         kind, prov, attackers, void = self.kind, self.prov, self.attackers, self.void
@@ -415,7 +415,7 @@ class MovementAdjudicator:
             if kind[i] != "move" and prov[i] not in attackers:
                 state[i] = RESOLVED
                 result[i] = not void[i] or kind[i] == "convoy" or kind[i] == "hold"
-        ok = [resolve(i) for i in range(n)]
+        ok = [resolver.resolve(i) for i in range(n)]
         dislodger: list[int] = [-1] * n
         strike = self.strike
         for i in range(n):

@@ -149,8 +149,9 @@ class Position:
         cached = self._cache.get("convoy_seas")
         if cached is None:
             board = load_variant(self.variant).board_at(self.phase)
-            cached = frozenset(u.province for u in self.units if u.type is UnitType.FLEET
-                               and board.can_convoy_through(u.province))
+            table = PROVINCE_OF  # (a unit's ``province``, a named tuple's property, is slower)
+            cached = frozenset(table[u.location] for u in self.units if u.type is UnitType.FLEET
+                               and board.can_convoy_through(table[u.location]))
             self._cache["convoy_seas"] = cached
         return cached
 
@@ -193,11 +194,11 @@ class Position:
         return [u for u in self.units if u.power == power]
 
     def centres_of(self, power: str) -> list[str]:
-        return sorted(c for c, p in self.centres.items() if p == power)
+        return sorted(c for c, p in centre_table(self.centres).items() if p == power)
 
     def centre_counts(self) -> dict[str, int]:
         counts: dict[str, int] = {}
-        for p in self.centres.values():
+        for p in centre_table(self.centres).values():
             counts[p] = counts.get(p, 0) + 1
         return counts
 

@@ -2,55 +2,73 @@
 
 The movement rules are a set of yes/no *decisions* (does this move succeed, is
 this support cut...) that depend on each other, sometimes in cycles. This
-module knows nothing of Diplomacy: it resolves integer decision ids through a
-callback that may itself ask for other decisions. When a decision depends on
-its own guess (a cycle), both guesses are tried; one consistent answer is
-taken, and when there are none or two, the caller's *backup rule* settles the
-cycle (circular movement, or the Szykman rule for convoy paradoxes). This is
-the algorithm of L. B. Kruijswijk, "The Math of Adjudication" (DATC ch. 5).
+module knows nothing of Diplomacy: it resolves integer decision ids through
+the caller's :class:`Decisions`, whose ``decide`` may itself ask for other
+decisions. When a decision depends on its own guess (a cycle), both guesses
+are tried; one consistent answer is taken, and when there are none or two,
+the caller's *backup rule* settles the cycle (circular movement, or the
+Szykman rule for convoy paradoxes). This is the algorithm of L. B.
+Kruijswijk, "The Math of Adjudication" (DATC ch. 5).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 UNRESOLVED, GUESSING, RESOLVED = 0, 1, 2
 
 
-def _finished(_: object) -> bool:
-    raise RuntimeError("the resolver was released: resolution is over")
+class Decisions:
+    """The caller's side of the resolver: what a decision means and the backup rule.
+
+    A base class to subclass rather than two callbacks: the compiled core calls
+    a base class's methods directly, where a callback is a generic call through
+    the interpreter (one for every decision asked, thirty-odd a movement phase)."""
+
+    __slots__ = ()
+
+    def decide(self, nr: int) -> bool:
+        """Decision ``nr``, given the others (asked of the resolver)."""
+        raise NotImplementedError(f"{type(self).__name__} decides nothing")
+
+    def backup(self, cycle: list[int]) -> None:
+        """Settle a cycle with no or two consistent resolutions
+        (:meth:`Resolver.settle`)."""
+        raise NotImplementedError(f"{type(self).__name__} has no backup rule")
 
 
-def _no_backup(_: list[int]) -> None:
-    raise RuntimeError("the resolver was released: resolution is over")
+class _Released(Decisions):
+    """What a released resolver asks: nothing more may be resolved."""
+
+    __slots__ = ()
+
+    def decide(self, nr: int) -> bool:
+        raise RuntimeError("the resolver was released: resolution is over")
+
+    def backup(self, cycle: list[int]) -> None:
+        raise RuntimeError("the resolver was released: resolution is over")
+
+
+_RELEASED = _Released()
 
 
 class Resolver:
-    """Resolve decisions ``0..n-1`` given ``adjudicate(decision) -> bool``."""
+    """Resolve decisions ``0..n-1`` given ``rules.decide(decision) -> bool``."""
 
-    __slots__ = ("_adjudicate", "_backup", "deps", "result", "state")
+    __slots__ = ("_rules", "deps", "result", "state")
 
-    def __init__(
-        self,
-        size: int,
-        adjudicate: Callable[[int], bool],
-        backup: Callable[[list[int]], None],
-    ) -> None:
+    def __init__(self, size: int, rules: Decisions) -> None:
         self.state = [UNRESOLVED] * size
         self.result = [False] * size
         self.deps: list[int] = []
-        self._adjudicate = adjudicate
-        self._backup = backup
+        self._rules = rules
 
     def release(self) -> None:
-        """Drop the callbacks once everything needed is resolved.
+        """Drop the rules once everything needed is resolved.
 
-        The callbacks are bound methods of the adjudicator, which holds this
-        resolver: a reference cycle that only the cyclic GC could free. Breaking
-        it lets each phase's objects go the moment they are unused.
+        The rules are the adjudicator, which holds this resolver: a reference
+        cycle that only the cyclic GC could free. Breaking it lets each phase's
+        objects go the moment they are unused.
         """
-        self._adjudicate = _finished
-        self._backup = _no_backup
+        self._rules = _RELEASED
 
     def settle(self, decision: int, value: bool) -> None:
         """Fix a decision (used by backup rules)."""
@@ -72,7 +90,7 @@ class Resolver:
         old = len(deps)
         self.result[nr] = False
         state[nr] = GUESSING
-        first = self._adjudicate(nr)
+        first = self._rules.decide(nr)
         if len(deps) == old:
             # Depends on no guess: final. (A backup rule may already have settled it.)
             if state[nr] != RESOLVED:
@@ -90,7 +108,7 @@ class Resolver:
         del deps[old:]
         self.result[nr] = True
         state[nr] = GUESSING
-        second = self._adjudicate(nr)
+        second = self._rules.decide(nr)
         if first == second:
             # A cycle with exactly one consistent resolution.
             for d in deps[old:]:
@@ -107,5 +125,5 @@ class Resolver:
         for d in cycle:
             if state[d] != RESOLVED:
                 state[d] = UNRESOLVED
-        self._backup(cycle)
+        self._rules.backup(cycle)
         return self.resolve(nr)

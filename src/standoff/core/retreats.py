@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Container, Iterable, Mapping
 from typing import assert_never
 
-from .geography import Board, province_of
+from .geography import PROVINCE_OF, Board, province_of
 from .options import Options
 from .orders import Disband, RetreatOrder
 from .position import Dislodged, Unit, new_unit
@@ -62,7 +62,8 @@ def adjudicate_retreats(
     arrived: list[Unit] = []
     for d in dislodged:
         u = d.unit
-        given = orders.get(u.province)
+        prov = PROVINCE_OF[u.location]  # (not the named tuple's property: see _retreat)
+        given = orders.get(prov)
         if given is None:
             results.append(OrderResult(u.power, Disband(u.type, u.location), True,
                                        Reason.CIVIL_DISORDER, detail="no order: disbanded"))
@@ -72,7 +73,7 @@ def adjudicate_retreats(
                 others = targets.get(province_of(given.dest), ())
                 if len(others) > 1:
                     results.append(OrderResult(u.power, given, False, Reason.BOUNCED, tuple(
-                        sorted(prov for prov in others if prov != u.province))))
+                        sorted(p for p in others if p != prov))))
                 else:
                     results.append(OrderResult(u.power, given, True))
                     arrived.append(new_unit(u.power, u.type, given.dest))
