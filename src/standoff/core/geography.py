@@ -95,11 +95,22 @@ class _ProvinceTable(dict[str, str]):
         return province
 
 
-#: ``province_of("stp/nc") == "stp"``, ``province_of("par") == "par"``.
-#: the table itself, for loops that index it directly (``PROVINCE_OF[loc]``: in the
-#: compiled core a subscript is cheaper than calling the bound method)
+#: the table itself, for loops that index it directly (``PROVINCE_OF[loc]``)
 PROVINCE_OF = _ProvinceTable()
-province_of = PROVINCE_OF.__getitem__
+
+
+def province_of(location: str) -> str:
+    """``province_of("stp/nc") == "stp"``, ``province_of("par") == "par"``.
+
+    A function, so that the compiled core calls it directly (a call of the
+    table's bound method would be a generic call through the interpreter, a
+    few hundred a movement phase); the pure Python build replaces it below by
+    that bound method, which the interpreter calls faster than a function."""
+    return PROVINCE_OF[location]
+
+
+if __file__.endswith(".py"):  # the pure Python build
+    setattr(sys.modules[__name__], "province_of", PROVINCE_OF.__getitem__)  # noqa: B010
 
 
 @dataclass(frozen=True, slots=True, eq=False)
