@@ -99,9 +99,13 @@ def _read(variant: Variant, orders: OrdersInput, bad: list[OrderResult]
     A list, not a generator: read once per phase, and a compiled generator costs
     more to resume than a list costs to fill."""
     out: list[tuple[str, Order]] = []
-    for power_name, items in orders.items():
-        if not items:
+    # a dict of lists (as orders mostly come) is read with the compiled core's own
+    # dict and list loops, not the interpreter's generic iteration
+    table = orders if isinstance(orders, dict) else dict(orders)
+    for power_name, given in table.items():
+        if not given:
             continue  # an empty list: nothing to read (most powers, in most retreats)
+        items = given if isinstance(given, list) else list(given)
         try:
             power = variant.power(power_name)
         except StandoffError as exc:

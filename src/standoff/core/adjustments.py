@@ -13,7 +13,7 @@ Missing builds are simply not made (DATC 4.D.7: builds may be waived).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Container, Iterable, Mapping, Sequence
+from collections.abc import Container, Iterable, Mapping
 from typing import assert_never
 
 from .errors import IllegalOrderError
@@ -79,7 +79,7 @@ def _sites(variant: Variant, power: str, centres: Mapping[str, str],
 def adjudicate_adjustments(
     variant: Variant,
     position: Position,
-    orders: Mapping[str, Sequence[Order]],
+    orders: dict[str, list[Order]],
     options: Options,
 ) -> tuple[list[OrderResult], list[Unit]]:
     """Apply builds/removals for every power; return results and the new units
@@ -90,7 +90,7 @@ def adjudicate_adjustments(
     units = list(position.units)
     for power in variant.powers:
         delta = counts.get(power, 0)
-        given = orders.get(power, ())
+        given = orders.get(power) or []
         if delta > 0:
             results.extend(_builds(board, variant, position, power, given, delta, units))
         elif delta < 0:
@@ -104,7 +104,7 @@ def adjudicate_adjustments(
 
 
 def _builds(board: Board, variant: Variant, position: Position, power: str,
-            given: Iterable[Order], allowed: int, units: list[Unit]) -> list[OrderResult]:
+            given: list[Order], allowed: int, units: list[Unit]) -> list[OrderResult]:
     results = []
     used: set[str] = set()
     due = allowed
@@ -144,7 +144,7 @@ def _builds(board: Board, variant: Variant, position: Position, power: str,
 
 
 def _removals(board: Board, variant: Variant, position: Position, power: str,
-              given: Iterable[Order], needed: int, units: list[Unit],
+              given: list[Order], needed: int, units: list[Unit],
               options: Options) -> list[OrderResult]:
     results = []
     due = -needed

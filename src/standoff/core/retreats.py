@@ -11,7 +11,7 @@ retreat there, whoever is already in it.
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterable, Mapping
+from collections.abc import Container, Mapping
 from typing import assert_never
 
 from .geography import PROVINCE_OF, Board, province_of
@@ -46,7 +46,7 @@ def retreat_options(
 
 
 def adjudicate_retreats(
-    dislodged: Iterable[Dislodged],
+    dislodged: tuple[Dislodged, ...],
     orders: Mapping[str, RetreatOrder],
     high_seas: frozenset[str] = frozenset(),
 ) -> tuple[list[OrderResult], list[Unit]]:
