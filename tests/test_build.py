@@ -9,9 +9,13 @@ build it claims to, and that ``setup.py`` compiles every module it names.
 from __future__ import annotations
 
 import ast
+import ctypes
 import importlib
 import os
+import sys
 from pathlib import Path
+
+import pytest
 
 import standoff
 
@@ -73,3 +77,16 @@ def test_the_interface_layers_stay_interpreted() -> None:
     modules = _compiled_modules()
     assert not any(m.startswith(("standoff.cli", "standoff.storage", "standoff.render",
                                  "standoff.judge")) for m in modules)
+
+
+def test_the_compiled_core_binds_its_own_calls_directly() -> None:
+    """setup.py's LINUX_FLAGS: the library exports its module initialisers only, so
+    its functions call one another directly, not through the PLT (a cache line of
+    code and one of data per function called, on a phase met once)."""
+    if not standoff.COMPILED or not sys.platform.startswith("linux"):
+        pytest.skip("only the compiled core on Linux is built with these flags")
+    library = importlib.import_module("standoff_core__mypyc")
+    lib = ctypes.CDLL(str(library.__file__))
+    assert hasattr(lib, "PyInit_standoff_core__mypyc")  # Python must still find it
+    for internal in ("CPyDef_adjudicator___adjudicate", "CPyDict_GetItem", "CPy_AddTraceback"):
+        assert not hasattr(lib, internal), f"{internal} is exported"
