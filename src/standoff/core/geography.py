@@ -25,7 +25,6 @@ import sys
 from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from functools import cache
 
 from .errors import VariantError
 
@@ -138,6 +137,9 @@ class Board:
     canal_links: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     #: the supply centres' provinces (one compact set to test, on the hot path)
     supply_centres: frozenset[str] = frozenset()
+    #: province -> its neighbours a convoy can pass through (the seas): every step
+    #: of every convoy search asks, so it is a table, not a memoised function
+    convoy_neighbours: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     @classmethod
     def build(
@@ -206,6 +208,8 @@ class Board:
             canals=canal_seas,
             canal_links=canal_links,
             supply_centres=frozenset(p.id for p in provs.values() if p.supply_centre),
+            convoy_neighbours={k: tuple(sorted(n for n in v if provs[n].convoys))
+                               for k, v in near.items()},
         )
 
     # -- queries -----------------------------------------------------------------
@@ -248,14 +252,15 @@ class Board:
         for: DATC 6.D.31). Board geometry and fleet positions only; which fleets
         are ordered to convoy is the adjudicator's business.
         """
-        starts = [s for s in self._sea_neighbours(src) if s in fleets and s != avoid]
+        sea_next = self.convoy_neighbours
+        starts = [s for s in sea_next[src] if s in fleets and s != avoid]
         seen = set(starts)
         stack = list(starts)
         while stack:
             sea = stack.pop()
             if dst in self.neighbours[sea]:
                 return True
-            for nxt in self._sea_neighbours(sea):
+            for nxt in sea_next[sea]:
                 if nxt not in seen and nxt in fleets and nxt != avoid:
                     seen.add(nxt)
                     stack.append(nxt)
@@ -315,17 +320,15 @@ class Board:
 
     def convoy_seas_from(self, src: str, fleets: Container[str]) -> set[str]:
         """Every sea among ``fleets`` that a chain of them links to ``src``."""
-        seen = {s for s in self._sea_neighbours(src) if s in fleets}
+        sea_next = self.convoy_neighbours
+        seen = {s for s in sea_next[src] if s in fleets}
         stack = list(seen)
         while stack:
-            for nxt in self._sea_neighbours(stack.pop()):
+            for nxt in sea_next[stack.pop()]:
                 if nxt not in seen and nxt in fleets:
                     seen.add(nxt)
                     stack.append(nxt)
         return seen
-
-    def _sea_neighbours(self, province: str) -> tuple[str, ...]:
-        return _sea_neighbours(self, province)
 
     def locations_of(self, province: str) -> tuple[str, ...]:
         """The standable locations of a province: its coasts, or itself."""
@@ -335,13 +338,6 @@ class Board:
     def can_enter(self, src: str, dst: str) -> bool:
         """False on a strike-only link (attack and support only)."""
         return (src, dst) not in self.strike_only
-
-
-@cache
-def _sea_neighbours(board: Board, province: str) -> tuple[str, ...]:
-    """The neighbours of ``province`` a convoy can pass through: asked for every
-    step of every convoy search, and fixed by the map."""
-    return tuple(p for p in board.neighbours[province] if board.provinces[p].convoys)
 
 
 def _fleet_can_stand(provs: Mapping[str, Province], loc: str) -> bool:

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from functools import cache, lru_cache
-from typing import assert_never
+from functools import cache
+from typing import TypeVar, assert_never
 
 from .adjustments import adjustment_counts, build_sites
 from .geography import Board, UnitType, province_of
@@ -178,10 +178,25 @@ def _convoy_table(board: Board, fleets: frozenset[str], src: str) -> ConvoyTable
     if not board.is_coastal(src):
         return ()
     seas = board.convoy_seas_from(src, fleets)
-    return _convoy_routes(board, frozenset(seas), src) if seas else ()
+    if not seas:
+        return ()
+    key = (board, frozenset(seas), src)
+    table = _ROUTES.get(key)
+    if table is None:
+        if len(_ROUTES) >= 32768:  # bounded: a long run meets ever new fleet layouts
+            _ROUTES.clear()
+        table = _ROUTES[key] = _convoy_routes(board, key[1], src)
+    return table
 
 
-@lru_cache(maxsize=32768)
+#: (board, the seas a chain of fleets links to an army, its province) -> the
+#: army's convoy table. A plain dict, not ``functools.lru_cache``: a lookup is
+#: then a dict probe in the compiled core instead of a generic call through the
+#: cache's wrapper and its recency list (many cold cache lines on a position met
+#: once, most of the time a movement position's legal orders took).
+_ROUTES: dict[tuple[Board, frozenset[str], str], ConvoyTable] = {}
+
+
 def _convoy_routes(board: Board, seas: frozenset[str], src: str) -> ConvoyTable:
     """:func:`_convoy_table` given the fleets a chain links to ``src``: every
     route runs through those alone, so the table is memoised by them rather
@@ -250,9 +265,29 @@ class _UnitMenu:
         self.nearby: tuple[str, ...] = tuple(sorted(nearby))
 
 
-@cache
 def _unit_menu(board: Board, unit: UnitType, loc: str) -> _UnitMenu:
-    return _UnitMenu(board, unit, loc)
+    """The unit menu, built once per (board, unit type, location)."""
+    menus = _board_memo(_ARMY_MENUS if unit is UnitType.ARMY else _FLEET_MENUS, board)
+    menu = menus.get(loc)
+    if menu is None:
+        menu = menus[loc] = _UnitMenu(board, unit, loc)
+    return menu
+
+
+_T = TypeVar("_T")
+#: board -> location -> what is fixed by the map there (an army's menu, a fleet's,
+#: a build site's orders): dicts the compiled core probes directly, as ``_ROUTES``
+_ARMY_MENUS: dict[Board, dict[str, _UnitMenu]] = {}
+_FLEET_MENUS: dict[Board, dict[str, _UnitMenu]] = {}
+_BUILDS: dict[Board, dict[str, tuple[Order, ...]]] = {}
+
+
+def _board_memo(memo: dict[Board, dict[str, _T]], board: Board) -> dict[str, _T]:
+    """``memo``'s table for ``board`` (made empty when first asked for)."""
+    table = memo.get(board)
+    if table is None:
+        table = memo[board] = {}
+    return table
 
 
 def _permits(board: Board, v: Variant, position: Position
@@ -366,7 +401,8 @@ def _all_segments(layout: _Layout, u: Unit, menu: _UnitMenu, changing: Sequence[
     prov = province_of(loc)
     if layout.by_convoy_only:
         extra: list[Order] = []
-        for p in sorted(menu.reach.intersection(layout.by_convoy_only)):
+        reach = menu.reach
+        for p in sorted([p for p in layout.by_convoy_only if p in reach]):
             for m, seas, spare in layout.by_convoy_only[p]:
                 mprov = province_of(m.location)
                 if mprov == prov or (t is UnitType.FLEET and prov in seas
@@ -453,10 +489,17 @@ def _adjustments(board: Board, v: Variant, position: Position) -> LegalOrders:
     return out
 
 
-@cache
 def _builds(board: Board, prov: str) -> tuple[Order, ...]:
     """The builds a site allows (an army, a fleet on each coast) and WAIVE: fixed
-    by the map."""
+    by the map, so built once per site."""
+    sites = _board_memo(_BUILDS, board)
+    found = sites.get(prov)
+    if found is None:
+        found = sites[prov] = _site_builds(board, prov)
+    return found
+
+
+def _site_builds(board: Board, prov: str) -> tuple[Order, ...]:
     orders: list[Order] = []
     if board.can_stand(UnitType.ARMY, prov):
         orders.append(Build(UnitType.ARMY, prov))
