@@ -66,6 +66,7 @@ def _bootstrap() -> None:
 _bootstrap()
 
 import variant_openings  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
+from cold import Evictor, add_evict_option  # noqa: E402
 from diplomacy import Game  # noqa: E402  (AGPL: benchmark environment only)
 from diplomacy.utils.export import to_saved_game_format  # noqa: E402
 from engine_states import (  # noqa: E402
@@ -197,7 +198,7 @@ def _order_memo() -> dict[str, Any] | None:
     return memo if isinstance(memo, dict) else None
 
 
-def time_standoff(pos: Position, orders: Orders, repeat: int
+def time_standoff(pos: Position, orders: Orders, repeat: int, evict: Evictor
                   ) -> tuple[int, int, PhaseResult]:
     """(first run, median of ``repeat`` runs, result) for one phase. Each run is made as
     the first would be in a replay: on a fresh copy of the input position (no
@@ -206,13 +207,15 @@ def time_standoff(pos: Position, orders: Orders, repeat: int
     memo = _order_memo()
     new = [] if memo is None else [t for items in orders.values() for t in items
                                    if t not in memo]
-    times = []
+    times: list[int] = []
     res = None
     for _ in range(max(1, repeat)):
         if memo is not None:
             for t in new:
                 memo.pop(t, None)
         p = _fresh(pos)
+        if not times:
+            evict()  # (--evict) before the first run, as before the other engines' turns
         t0 = time.perf_counter_ns()
         res = so_adjudicate(p, orders)
         times.append(time.perf_counter_ns() - t0)
@@ -271,7 +274,7 @@ def replay_file(games: list[dict[str, Any]], run: FileRun, args: argparse.Namesp
         run.phases += len(g["phases"])
         idx = g.get("index", run.games - 1)
         game = Game()
-        peer = PydipccReplay(pydipcc) if pydipcc is not None else None
+        peer = PydipccReplay(pydipcc, evict=args.evictor) if pydipcc is not None else None
         pos: Position | None = Position.initial(VARIANT)
         comparing, differed = True, False
         for ph in g["phases"]:
@@ -292,6 +295,7 @@ def replay_file(games: list[dict[str, Any]], run: FileRun, args: argparse.Namesp
                 pos = None
             if peer is not None:
                 peer.prepare()  # pydipcc's order generation, untimed, before diplomacy's turn
+            args.evictor()
             t0 = time.perf_counter_ns()
             for power, items in orders.items():
                 game.set_orders(power, items)
@@ -306,7 +310,7 @@ def replay_file(games: list[dict[str, Any]], run: FileRun, args: argparse.Namesp
                 pdc_ns, after_p = _peer_step(peer, orders, game, after_d, idx, tally)
             if pos is None:
                 continue  # no common input position for standoff: neither timed nor compared
-            so_first, so_ns, res = time_standoff(pos, orders, args.repeat)
+            so_first, so_ns, res = time_standoff(pos, orders, args.repeat, args.evictor)
             if peer is not None and not peer_first:
                 pdc_ns, after_p = _peer_step(peer, orders, game, after_d, idx, tally)
             run.samples.append(Sample(kind, so_first, so_ns, dip_ns, pdc_ns, peer_first))
@@ -465,7 +469,11 @@ def main(argv: list[str] | None = None) -> int:
                     help="measure the pure Python standoff (.bench-venv-pure) instead of "
                          "the compiled one (.bench-venv)")
     add_pydipcc_option(ap)
+    add_evict_option(ap)
     args = ap.parse_args(argv)
+    if args.evict < 0:
+        ap.exit(2, f"error: --evict takes a size in MiB, not {args.evict}\n")
+    args.evictor = Evictor(args.evict)
     paths = args.files or [DEFAULT_DIR / f for f in DEFAULT_FILES]
     for path in paths:
         if not path.is_file():
@@ -476,6 +484,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"standoff {standoff.__version__} ({standoff.BUILD}) vs diplomacy 1.1.2 | Python "
           f"{platform.python_version()} | {os.cpu_count()} cores | "
           f"standoff: first run and median of {args.repeat} runs per phase, the others: 1")
+    print(args.evictor.describe())
     pydipcc = load_pydipcc(args.pydipcc)
     all_samples: list[Sample] = []
     runs: list[tuple[FileRun, dict[str, dict[str, list[int]]] | None]] = []

@@ -57,6 +57,7 @@ import setup_env  # noqa: E402
 setup_env.bootstrap(__file__)  # into the benchmark venv (compiled; --pure: pure Python)
 
 import diplomacy  # noqa: E402
+from cold import Evictor, add_evict_option  # noqa: E402
 from diplomacy.utils.export import to_saved_game_format  # noqa: E402
 from engine_states import VARIANT, dip_state, pdc_state, position_from_dip  # noqa: E402
 from peers import PydipccReplay, add_pydipcc_option, load_pydipcc  # noqa: E402
@@ -100,15 +101,19 @@ def _count_dict(orders: dict[str, list[str]]) -> int:
 
 
 def measure(pos: Position, game: diplomacy.Game, peer: PydipccReplay | None, kind: str,
-            rows: dict[str, dict[str, Engine]], repeat: int, peer_first: bool) -> None:
-    """Time every engine on one position: met once, then the warm repeats."""
+            rows: dict[str, dict[str, Engine]], repeat: int, peer_first: bool,
+            evict: Evictor) -> None:
+    """Time every engine on one position: met once (after ``evict``: see ``cold.py``),
+    then the warm repeats."""
     v = VARIANT
     row = rows[kind]
+    evict()
     t, theirs = timed_once(game.get_all_possible_orders)
     row["diplomacy"].once.append(t)
 
     def peer_once() -> None:
         if peer is not None:
+            evict()
             t, got = timed_once(peer.game.get_all_possible_orders)
             row["pydipcc"].once.append(t)
             row["pydipcc"].orders.append(_count_dict(got))
@@ -118,6 +123,7 @@ def measure(pos: Position, game: diplomacy.Game, peer: PydipccReplay | None, kin
 
     if peer_first:
         peer_once()
+    evict()
     t, mine = timed_once(ours)
     row["standoff"].once.append(t)
     if not peer_first:
@@ -135,8 +141,8 @@ def measure(pos: Position, game: diplomacy.Game, peer: PydipccReplay | None, kin
     row["diplomacy"].orders.append(_count_dict(theirs))
 
 
-def replay(games: list[dict[str, Any]], pydipcc: ModuleType | None, repeat: int
-           ) -> tuple[dict[str, dict[str, Engine]], int]:
+def replay(games: list[dict[str, Any]], pydipcc: ModuleType | None, repeat: int,
+           evict: Evictor) -> tuple[dict[str, dict[str, Engine]], int]:
     """Replay the games, measuring each movement and adjustment position; return the
     figures and the number of phases pydipcc had to be rebuilt after."""
     engines = ("standoff", "pydipcc", "diplomacy")
@@ -151,7 +157,7 @@ def replay(games: list[dict[str, Any]], pydipcc: ModuleType | None, repeat: int
             if kind in KINDS:
                 turn += 1
                 pos = position_from_dip(game)  # a new Position: no call has seen it
-                measure(pos, game, peer, kind, rows, repeat, turn % 2 == 0)
+                measure(pos, game, peer, kind, rows, repeat, turn % 2 == 0, evict)
             if peer is not None:
                 peer.prepare()
             for power, orders in phase["orders"].items():
@@ -207,16 +213,21 @@ def main() -> None:
     ap.add_argument("--pure", action="store_true",
                     help="the pure Python standoff (.bench-venv-pure), not the compiled one")
     add_pydipcc_option(ap)
+    add_evict_option(ap)
     args = ap.parse_args()
+    if args.evict < 0:
+        ap.exit(2, f"error: --evict takes a size in MiB, not {args.evict}\n")
+    evict = Evictor(args.evict)
     print(f"legal-order generation, {args.games} games of {BENCH.name}; standoff: "
           f"{standoff.BUILD}")
+    print(evict.describe())
     pydipcc = load_pydipcc(args.pydipcc)
     recorded = json.loads(BENCH.read_text())["games"]
     # warm-up: every engine's code and tables loaded, on the file's last game (not
     # among those measured unless --games takes them all), so no position measured
     # has been seen by standoff's process-wide memos (convoy routes, order values)
-    replay(recorded[-1:], pydipcc, 1)
-    rows, rebuilt = replay(recorded[: args.games], pydipcc, args.repeat)
+    replay(recorded[-1:], pydipcc, 1, Evictor(0))
+    rows, rebuilt = replay(recorded[: args.games], pydipcc, args.repeat, evict)
     report(rows, pydipcc is not None)
     if rebuilt:
         print(f"  (pydipcc reached another position than diplomacy after {rebuilt} phases and "

@@ -28,7 +28,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -90,6 +90,8 @@ class PydipccReplay:
     game: Any = None
     #: extra empty retreat phases stepped over (see :meth:`play`)
     empty_retreats: int = 0
+    #: called before the clock starts in :meth:`play` (``--evict``: see ``cold.py``)
+    evict: Callable[[], None] | None = None
 
     def __post_init__(self) -> None:
         self.game = self.pydipcc.Game()
@@ -115,6 +117,8 @@ class PydipccReplay:
         position then takes pydipcc one more ``process()``, which is timed and
         added (``reference_next``: the phase ``diplomacy`` went on to)."""
         game = self.game
+        if self.evict is not None:
+            self.evict()
         t0 = time.perf_counter_ns()
         for power, items in orders.items():
             game.set_orders(power, items)
