@@ -140,6 +140,9 @@ class Board:
     #: province -> its neighbours a convoy can pass through (the seas): every step
     #: of every convoy search asks, so it is a table, not a memoised function
     convoy_neighbours: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: the provinces a fleet may convoy through (one set to probe, not a province
+    #: record to read for each fleet: see :meth:`can_convoy_through`)
+    convoyable: frozenset[str] = frozenset()
 
     @classmethod
     def build(
@@ -210,6 +213,7 @@ class Board:
             supply_centres=frozenset(p.id for p in provs.values() if p.supply_centre),
             convoy_neighbours={k: tuple(sorted(n for n in v if provs[n].convoys))
                                for k, v in near.items()},
+            convoyable=frozenset(p.id for p in provs.values() if p.convoys),
         )
 
     # -- queries -----------------------------------------------------------------
@@ -237,7 +241,7 @@ class Board:
         return self.provinces[province].terrain is Terrain.SEA
 
     def can_convoy_through(self, province: str) -> bool:
-        return self.provinces[province].convoys
+        return province in self.convoyable
 
     def is_coastal(self, province: str) -> bool:
         """A land province that touches a sea (where armies can be convoyed to/from)."""

@@ -50,11 +50,10 @@ from .retreats import retreat_options
 from .variant import Variant, load_variant
 
 LegalOrders = dict[str, dict[str, list[Order]]]
-#: some of a unit's legal orders, and whether they change the board (a biased
-#: random player prefers those): a movement phase's menu lists them in segments
-Segment = tuple[Sequence[Order], bool]
+#: some of a unit's legal orders, shared by every position that offers them: a
+#: movement phase's menu lists a unit's orders as segments, not one list each
+Segment = Sequence[Order]
 Menu = dict[str, dict[str, "_Entry"]]
-ConvoyTable = tuple[tuple[str, frozenset[str], frozenset[str]], ...]
 
 
 def legal_orders(position: Position, options: Options = DEFAULT,
@@ -139,13 +138,13 @@ def _pick(rng: random.Random, entry: _Entry, move_bias: float) -> Order:
     call on :func:`legal_orders`' list would; the other orders are worked out
     only when the pick is among them."""
     changing = 0
-    for seg, _ in entry.changing:
+    for seg in entry.changing:
         changing += len(seg)
     if move_bias and changing > 0 and rng.random() < move_bias:
         return _at_index(entry.changing, _below(rng, changing))
     segments = entry.segments()
     total = 0
-    for seg, _ in segments:
+    for seg in segments:
         total += len(seg)
     return _at_index(segments, _below(rng, total))
 
@@ -165,53 +164,70 @@ def _below(rng: random.Random, n: int) -> int:
 
 def _at_index(segments: Sequence[Segment], i: int) -> Order:
     """The ``i``-th order of the segments, counted as one list."""
-    for seg, _ in segments:
+    for seg in segments:
         if i < len(seg):
             return seg[i]
         i -= len(seg)
     raise AssertionError("an index within the total is within a segment")
 
 
-def _convoy_table(board: Board, fleets: frozenset[str], src: str) -> ConvoyTable:
-    """(destination, seas needed by some route, the seas among them some route
-    avoids) for an army convoyed from ``src``."""
-    if not board.is_coastal(src):
-        return ()
-    seas = board.convoy_seas_from(src, fleets)
-    if not seas:
-        return ()
+class _ConvoyPlan:
+    """What the fleets a chain links to an army at ``src`` let it and them do,
+    fixed once those fleets are known and so memoised by them: the army's
+    convoyed moves (built once, as the unit menus' orders are), for each sea
+    the destinations its fleet could convoy the army to, and the destinations
+    only a convoy reaches with the seas some route needs and those some route
+    avoids (which fleets may support that move: DATC 6.D.31)."""
+
+    __slots__ = ("jobs", "moves", "only")
+
+    def __init__(self, board: Board, seas: frozenset[str], src: str) -> None:
+        land = board.army_reach.get(src, frozenset())
+        adjacent = board.army_links.get(src, frozenset())
+        moves: list[Order] = []
+        jobs: dict[str, list[str]] = {}
+        only: list[tuple[str, frozenset[str], frozenset[str]]] = []
+        for d, route in sorted(board.convoy_routes(src, seas).items()):
+            moves.append(Move(UnitType.ARMY, src, d, d in adjacent))
+            for sea in sorted(route):
+                jobs.setdefault(sea, []).append(d)
+            if d not in land:
+                # for a destination only a convoy reaches, the seas some route avoids
+                spare = frozenset(s for s in route if board.sea_path_exists(src, d, seas, s))
+                only.append((d, frozenset(route), spare))
+        #: the army's convoyed moves, by destination
+        self.moves: tuple[Order, ...] = tuple(moves)
+        #: (sea, the destinations a fleet there could convoy the army to)
+        self.jobs: tuple[tuple[str, tuple[str, ...]], ...] = \
+            tuple((sea, tuple(ds)) for sea, ds in jobs.items())
+        #: (destination only a convoy reaches, seas some route needs, seas some route avoids)
+        self.only: tuple[tuple[str, frozenset[str], frozenset[str]], ...] = tuple(only)
+
+
+def _convoy_plan(board: Board, fleets: frozenset[str], src: str) -> _ConvoyPlan | None:
+    """The convoy plan of an army at ``src`` given the seas holding fleets, or
+    None when no chain of fleets touches it (or it is inland). Memoised by the
+    fleets a chain links to ``src`` rather than by every fleet on the board: a
+    fleet moving elsewhere on the map leaves it valid (in self-play most
+    lookups hit it)."""
+    seas = board.convoy_seas_from(src, fleets)  # (none from inland: no sea next to it)
+    if not seas or not board.is_coastal(src):
+        return None
     key = (board, frozenset(seas), src)
-    table = _ROUTES.get(key)
-    if table is None:
-        if len(_ROUTES) >= 32768:  # bounded: a long run meets ever new fleet layouts
-            _ROUTES.clear()
-        table = _ROUTES[key] = _convoy_routes(board, key[1], src)
-    return table
+    plan = _PLANS.get(key)
+    if plan is None:
+        if len(_PLANS) >= 32768:  # bounded: a long run meets ever new fleet layouts
+            _PLANS.clear()
+        plan = _PLANS[key] = _ConvoyPlan(board, key[1], src)
+    return plan if plan.moves else None
 
 
 #: (board, the seas a chain of fleets links to an army, its province) -> the
-#: army's convoy table. A plain dict, not ``functools.lru_cache``: a lookup is
+#: army's convoy plan. A plain dict, not ``functools.lru_cache``: a lookup is
 #: then a dict probe in the compiled core instead of a generic call through the
 #: cache's wrapper and its recency list (many cold cache lines on a position met
 #: once, most of the time a movement position's legal orders took).
-_ROUTES: dict[tuple[Board, frozenset[str], str], ConvoyTable] = {}
-
-
-def _convoy_routes(board: Board, seas: frozenset[str], src: str) -> ConvoyTable:
-    """:func:`_convoy_table` given the fleets a chain links to ``src``: every
-    route runs through those alone, so the table is memoised by them rather
-    than by every fleet on the board (a fleet moving elsewhere on the map then
-    leaves the memo valid: in self-play most lookups hit it)."""
-    out = []
-    land = board.army_reach.get(src, frozenset())
-    for d, route in sorted(board.convoy_routes(src, seas).items()):
-        # for a destination only a convoy reaches, the seas some route avoids
-        # (DATC 6.D.31: a fleet may support a convoyed attack only if it is not
-        # needed for every route)
-        spare = frozenset() if d in land else \
-            frozenset(s for s in route if board.sea_path_exists(src, d, seas, s))
-        out.append((d, frozenset(route), spare))
-    return tuple(out)
+_PLANS: dict[tuple[Board, frozenset[str], str], _ConvoyPlan] = {}
 
 
 class _UnitMenu:
@@ -219,22 +235,27 @@ class _UnitMenu:
     by the map and so built once per (board, unit type, location): its hold
     and moves, and, for a unit of each type at each place it might support,
     the supports it could give that unit (ignoring convoys). A movement phase
-    then only looks up which of those places hold a unit."""
+    then only looks up which of those places hold a unit.
 
-    __slots__ = ("army_targets", "fleet_targets", "moves", "nearby", "own", "reach")
+    Each is one tuple of orders: a position met once reads every one of them
+    from memory the caches no longer hold, so the fewer objects between a
+    unit and its orders, the faster (one tuple per supported unit, not a list
+    of pieces)."""
+
+    __slots__ = ("army_targets", "fleet_targets", "hold", "moves", "nearby", "reach")
 
     def __init__(self, board: Board, unit: UnitType, loc: str) -> None:
         links = board.army_links if unit is UnitType.ARMY else board.fleet_links
         dests = set(links.get(loc, ()))
         if unit is UnitType.FLEET:
             dests.update(board.canal_links.get(loc, ()))  # passable with the owner's leave
-        moves: tuple[Order, ...] = tuple(Move(unit, loc, d) for d in sorted(dests))
-        self.own: tuple[Segment, Segment] = (((Hold(unit, loc),), False), (moves, True))
+        self.hold: Segment = (Hold(unit, loc),)
         #: the moves alone, as a unit's board-changing segments
-        self.moves: tuple[Segment] = (self.own[1],)
+        self.moves: tuple[Segment] = (tuple(Move(unit, loc, d) for d in sorted(dests)),)
         #: location of a unit of that type -> the supports this unit could give it
-        self.army_targets: dict[str, list[Segment]] = {}
-        self.fleet_targets: dict[str, list[Segment]] = {}
+        #: (support to hold, if it may, then supports to move)
+        self.army_targets: dict[str, Segment] = {}
+        self.fleet_targets: dict[str, Segment] = {}
         nearby: set[str] = set()
         reach_of = {UnitType.ARMY: board.army_reach, UnitType.FLEET: board.fleet_reach}
         mine = reach_of[unit].get(loc, frozenset())
@@ -250,15 +271,13 @@ class _UnitMenu:
                     oprov = province_of(other)
                     if oprov == prov:
                         continue
-                    segments: list[Segment] = []
+                    supports: list[Order] = []
                     if oprov in mine:
-                        segments.append(((SupportHold(unit, loc, t, oprov),), False))
-                    common = sorted(p for p in theirs & mine if p != prov)
-                    if common:
-                        segments.append((tuple(SupportMove(unit, loc, t, oprov, p)
-                                               for p in common), False))
-                    if segments:
-                        targets[other] = segments
+                        supports.append(SupportHold(unit, loc, t, oprov))
+                    supports.extend(SupportMove(unit, loc, t, oprov, p)
+                                    for p in sorted(theirs & mine) if p != prov)
+                    if supports:
+                        targets[other] = tuple(supports)
                         nearby.add(oprov)
         #: provinces whose units this unit might support: those it reaches and
         #: those next to them, in order (a phase looks up which are occupied)
@@ -298,7 +317,7 @@ def _permits(board: Board, v: Variant, position: Position
     for canal in sorted(board.canals):
         owner = canal_owner(board, position, canal)
         if owner is not None and owner in v.powers:
-            yield owner, canal, (_canal_permits(v, canal, owner), False)
+            yield owner, canal, _canal_permits(v, canal, owner)
 
 
 @cache
@@ -312,29 +331,37 @@ class _Layout:
     open (worked out for every army at once: its convoyed moves are among its
     board-changing orders)."""
 
-    __slots__ = ("board", "by_convoy_only", "convoy_jobs", "convoys", "index", "units")
+    __slots__ = ("board", "by_convoy_only", "convoy_jobs", "convoy_only_dests", "convoys",
+                 "index", "units")
 
     def __init__(self, board: Board, position: Position, units: tuple[Unit, ...]) -> None:
         self.board = board
         self.units = position.units
         self.index = position._index  # province -> the index in units of the unit there
-        self.convoys: dict[str, ConvoyTable] = {}
-        self.convoy_jobs: dict[str, list[tuple[str, str]]] = {}
+        #: an army's location -> its convoy plan (armies some fleet could carry)
+        self.convoys: dict[str, _ConvoyPlan] = {}
+        #: sea -> (the province of an army a fleet there could convoy, its destinations)
+        self.convoy_jobs: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
+        #: destination only a convoy reaches -> (army, seas some route needs, seas some avoids)
         self.by_convoy_only: dict[str, list[tuple[Unit, frozenset[str], frozenset[str]]]] = {}
-        fleets = position.convoy_seas
+        #: the keys of ``by_convoy_only``, sorted once for every unit that might support
+        self.convoy_only_dests: list[str] = []
+        fleets = position.convoy_seas_on(board)
         if not fleets:
             return
+        jobs, only = self.convoy_jobs, self.by_convoy_only
         for u in units:
             if u.type is UnitType.ARMY:
                 src = province_of(u.location)
-                table = _convoy_table(board, fleets, src)
-                self.convoys[u.location] = table
-                land = board.army_reach.get(u.location, frozenset())
-                for d, seas, spare in table:
-                    for sea in seas:
-                        self.convoy_jobs.setdefault(sea, []).append((src, d))
-                    if d not in land:
-                        self.by_convoy_only.setdefault(d, []).append((u, seas, spare))
+                plan = _convoy_plan(board, fleets, src)
+                if plan is None:
+                    continue
+                self.convoys[u.location] = plan
+                for sea, dests in plan.jobs:
+                    jobs.setdefault(sea, []).append((src, dests))
+                for d, seas, spare in plan.only:
+                    only.setdefault(d, []).append((u, seas, spare))
+        self.convoy_only_dests = sorted(only)
 
 
 class _Entry:
@@ -373,12 +400,10 @@ class _Entry:
 def _changing(layout: _Layout, u: Unit, menu: _UnitMenu) -> Sequence[Segment]:
     """A unit's board-changing orders: its moves, then its convoyed moves (the
     commonest case, moves alone, is the unit menu's own, shared)."""
-    routes = layout.convoys.get(u.location)
-    if not routes:
+    plan = layout.convoys.get(u.location)
+    if plan is None:
         return menu.moves
-    loc, t = u.location, u.type
-    adjacent = layout.board.army_links.get(loc, frozenset())
-    return (menu.own[1], ([Move(t, loc, d, d in adjacent) for d, _, _ in routes], True))
+    return (menu.moves[0], plan.moves)
 
 
 def _all_segments(layout: _Layout, u: Unit, menu: _UnitMenu, changing: Sequence[Segment]
@@ -386,7 +411,7 @@ def _all_segments(layout: _Layout, u: Unit, menu: _UnitMenu, changing: Sequence[
     """Every legal order of unit ``u``, in segments: hold, ``changing`` (its moves
     and convoyed moves), supports, supports of convoy-only moves, convoys."""
     loc, t = u.location, u.type
-    segments = [menu.own[0]]
+    segments = [menu.hold]
     segments.extend(changing)
     index, units = layout.index, layout.units
     for q in menu.nearby:
@@ -397,12 +422,14 @@ def _all_segments(layout: _Layout, u: Unit, menu: _UnitMenu, changing: Sequence[
         targets = menu.fleet_targets if other.type is UnitType.FLEET else menu.army_targets
         supports = targets.get(other.location)
         if supports is not None:
-            segments.extend(supports)
+            segments.append(supports)
     prov = province_of(loc)
-    if layout.by_convoy_only:
+    if layout.convoy_only_dests:
         extra: list[Order] = []
         reach = menu.reach
-        for p in sorted([p for p in layout.by_convoy_only if p in reach]):
+        for p in layout.convoy_only_dests:
+            if p not in reach:
+                continue
             for m, seas, spare in layout.by_convoy_only[p]:
                 mprov = province_of(m.location)
                 if mprov == prov or (t is UnitType.FLEET and prov in seas
@@ -410,10 +437,10 @@ def _all_segments(layout: _Layout, u: Unit, menu: _UnitMenu, changing: Sequence[
                     continue  # the supporter is a sea the only route needs (6.D.31)
                 extra.append(SupportMove(t, loc, m.type, mprov, p))
         if extra:
-            segments.append((extra, False))
+            segments.append(extra)
     if t is UnitType.FLEET and prov in layout.convoy_jobs:
-        segments.append(([Convoy(t, loc, a, d) for a, d in layout.convoy_jobs[prov]],
-                         False))
+        segments.append([Convoy(t, loc, a, d) for a, dests in layout.convoy_jobs[prov]
+                         for d in dests])
     return segments
 
 
@@ -454,10 +481,10 @@ def _movement(board: Board, v: Variant, position: Position) -> LegalOrders:
     for u in units:
         menu = _unit_menu(board, u.type, u.location)
         orders: list[Order] = []
-        for seg, _ in _all_segments(layout, u, menu, _changing(layout, u, menu)):
+        for seg in _all_segments(layout, u, menu, _changing(layout, u, menu)):
             orders.extend(seg)  # a block copy, not an append per order
         out.setdefault(u.power, {})[u.location] = orders
-    for owner, canal, (permits, _) in _permits(board, v, position):
+    for owner, canal, permits in _permits(board, v, position):
         out.setdefault(owner, {}).setdefault(canal, []).extend(permits)
     return out
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from .errors import NotationError, StandoffError, VariantError
-from .geography import PROVINCE_OF, UNIT_LETTER, UnitType, province_of
+from .geography import PROVINCE_OF, UNIT_LETTER, Board, UnitType, province_of
 from .phase import Phase
 from .variant import Variant, VariantRegistry, load_variant
 
@@ -148,11 +148,24 @@ class Position:
         """Sea provinces holding a fleet (where convoy routes could run); cached."""
         cached = self._cache.get("convoy_seas")
         if cached is None:
-            board = load_variant(self.variant).board_at(self.phase)
+            cached = self.convoy_seas_on(load_variant(self.variant).board_at(self.phase))
+        return cached
+
+    def convoy_seas_on(self, board: Board) -> frozenset[str]:
+        """:attr:`convoy_seas`, for a caller that has the board in force already
+        (finding it again through the variant registry costs as much as the scan)."""
+        cached = self._cache.get("convoy_seas")
+        if cached is None:
             table = PROVINCE_OF  # (a unit's ``province``, a named tuple's property, is slower)
-            cached = frozenset(table[u.location] for u in self.units if u.type is UnitType.FLEET
-                               and board.can_convoy_through(table[u.location]))
-            self._cache["convoy_seas"] = cached
+            convoyable = board.convoyable
+            fleet = UnitType.FLEET
+            found = []
+            for u in self.units:
+                if u.type is fleet:
+                    prov = table[u.location]
+                    if prov in convoyable:
+                        found.append(prov)
+            cached = self._cache["convoy_seas"] = frozenset(found)
         return cached
 
     def __hash__(self) -> int:
