@@ -86,7 +86,7 @@ def convoy_possible(board: Board, position: Position, src: str, dest: str,
     return (
         board.is_coastal(src)
         and board.is_coastal(dest)
-        and board.sea_path_exists(src, dest, position.convoy_seas, avoid)
+        and board.sea_path_exists(src, dest, position.convoy_seas_on(board), avoid)
     )
 
 

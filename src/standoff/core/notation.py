@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
 
 from .errors import InvalidOrderError, quote
 from .geography import UnitType
@@ -108,8 +107,23 @@ class _Lexicon:
     hint_pieces: int
 
 
-@cache
 def _lexicon(variant: Variant) -> _Lexicon:
+    """The variant's lexicon, built once per variant. A plain dict probe, not
+    ``functools.cache``: every order read asks, and a call through the cache's
+    wrapper is a generic call the compiled core makes through the interpreter
+    (about 650 instructions, a tenth of a retreat phase's orders' cost)."""
+    lex = _LEXICONS.get(variant)
+    if lex is None:
+        lex = _LEXICONS[variant] = _build_lexicon(variant)
+    return lex
+
+
+#: variant -> its lexicon (variants hash by identity; a variant lives as long as
+#: its registry, so the table is not bounded, as ``functools.cache`` was not)
+_LEXICONS: dict[Variant, _Lexicon] = {}
+
+
+def _build_lexicon(variant: Variant) -> _Lexicon:
     words: dict[str, tuple[int, object]] = {}
     starts: dict[str, int] = {}
 

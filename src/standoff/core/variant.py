@@ -185,7 +185,10 @@ class Variant:
         return found
 
     def _power_names(self) -> dict[str, str]:
-        return _power_table(self)
+        table = _POWER_TABLES.get(self)
+        if table is None:
+            table = _POWER_TABLES[self] = _power_table(self)
+        return table
 
     @property
     def supply_centres(self) -> frozenset[str]:
@@ -199,7 +202,12 @@ class Variant:
         return None
 
 
-@cache
+#: variant -> :func:`_power_table`: a plain dict probe, not ``functools.cache``,
+#: whose wrapper the compiled core can only call through the interpreter (every
+#: phase looks up every power that gives orders)
+_POWER_TABLES: dict[Variant, dict[str, str]] = {}
+
+
 def _power_table(variant: Variant) -> dict[str, str]:
     """Every way of naming a power -> its id: lower case, plus each name as
     written, in upper case and capitalised (as orders and files spell them), so

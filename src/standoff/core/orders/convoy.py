@@ -65,7 +65,7 @@ class Convoy(Order):
         if dprov not in board.provinces or not (board.is_coastal(tprov)
                                                 and board.is_coastal(dprov)):
             raise illegal(self, "convoys go from a coastal province to a coastal province")
-        if src_prov not in board.convoy_route_seas(tprov, dprov, position.convoy_seas):
+        if src_prov not in board.convoy_route_seas(tprov, dprov, position.convoy_seas_on(board)):
             raise illegal(self, f"{unit} is on no convoy route from {tprov.upper()} "
                                 f"to {dprov.upper()}")
         return Convoy(unit.type, unit.location, tprov, dprov)
