@@ -338,3 +338,41 @@ def test_word_salad_parses_or_raises_invalid_order(parts: list[str], sep: str) -
         return
     # whatever parsed formats canonically and reads back to itself
     assert parse(str(order)) == order
+
+
+def _order_texts(variant_name: str) -> list[str]:
+    """Every legal order of some positions of a random game, in standoff's own
+    notation and in MILA's (``VIA`` alone, as the recorded games write it)."""
+    from standoff import Position, adjudicate
+    from standoff.core.legal import legal_orders, random_orders
+
+    v = load_variant(variant_name)
+    rng = random.Random(variant_name)
+    pos = Position.initial(v)
+    texts: set[str] = set()
+    for _ in range(12):
+        for locs in legal_orders(pos, variant=v).values():
+            for orders in locs.values():
+                texts.update(str(o) for o in orders)
+        pos = adjudicate(pos, random_orders(pos, rng, 0.7, variant=v), variant=v).next_position
+    texts.update(t.removesuffix(" CONVOY") for t in list(texts) if t.endswith("VIA CONVOY"))
+    return sorted(texts)
+
+
+@pytest.mark.parametrize("variant_name", sorted({p.stem for p in available_variants().values()}))
+def test_the_fast_reader_agrees_with_the_general_one(variant_name: str) -> None:
+    """The one-word-per-token shortcut (``_fast``) must read every text it accepts
+    exactly as the general reader does: it skips the tokenizer for most orders."""
+    from standoff.core.notation import _fast, _lexicon, _parse_general
+
+    v = load_variant(variant_name)
+    lex = _lexicon(v)
+    texts = _order_texts(variant_name)
+    read_fast = 0
+    for text in texts:
+        for written in (text, text.lower()):
+            fast = _fast(written.lower().split(), lex.locs)
+            if fast is not None:
+                read_fast += 1
+                assert fast == _parse_general(written, lex), written
+    assert read_fast > len(texts)  # most orders take the shortcut

@@ -368,7 +368,8 @@ def _fast(words: list[str], locs: dict[str, str]) -> Order | None:
         if w2 == "r":
             return Retreat(unit, loc, dest)
         return None
-    if w2 == "-" and dest is not None and n == 5 and words[4] == "via":
+    if w2 == "-" and dest is not None and words[4] == "via" and (
+            n == 5 or (n == 6 and words[5] == "convoy")):  # MILA's "VIA", standoff's own
         return Move(unit, loc, dest, True)
     t_unit = _FAST_UNITS.get(words[3])
     target = locs.get(words[4])
@@ -411,6 +412,11 @@ def _parse(text: str, lex: _Lexicon) -> Order:
     fast = _fast(text.lower().split(), lex.locs)
     if fast is not None:
         return fast
+    return _parse_general(text, lex)
+
+
+def _parse_general(text: str, lex: _Lexicon) -> Order:
+    """The general reader, for every notation (the fast path must agree with it)."""
     if not text or not text.strip():
         raise InvalidOrderError(text, "empty order")
     keep = _NO_CONVERT.search(text)
