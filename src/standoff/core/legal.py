@@ -237,10 +237,9 @@ class _UnitMenu:
     the supports it could give that unit (ignoring convoys). A movement phase
     then only looks up which of those places hold a unit.
 
-    Each is one tuple of orders: a position met once reads every one of them
-    from memory the caches no longer hold, so the fewer objects between a
-    unit and its orders, the faster (one tuple per supported unit, not a list
-    of pieces)."""
+    The supports for each unit it might support are one tuple: a position met
+    once reads every one of them from memory the caches no longer hold, so the
+    fewer objects between a unit and its orders, the faster."""
 
     __slots__ = ("army_targets", "fleet_targets", "hold", "moves", "nearby", "reach")
 

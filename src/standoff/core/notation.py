@@ -111,7 +111,7 @@ def _lexicon(variant: Variant) -> _Lexicon:
     """The variant's lexicon, built once per variant. A plain dict probe, not
     ``functools.cache``: every order read asks, and a call through the cache's
     wrapper is a generic call the compiled core makes through the interpreter
-    (about 650 instructions, a tenth of a retreat phase's orders' cost)."""
+    (about 650 instructions a call, where the probe costs a few dozen)."""
     lex = _LEXICONS.get(variant)
     if lex is None:
         lex = _LEXICONS[variant] = _build_lexicon(variant)
