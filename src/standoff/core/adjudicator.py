@@ -342,17 +342,17 @@ def update_centres(v: Variant, phase: Phase, units: Iterable[Unit],
 
     Returns ``centres`` itself when nothing changed (positions share the table).
     """
-    supply_centres = v.board_at(phase).supply_centres
+    centre_at = v.board_at(phase).centre_at
     neutral = v.neutral
     owners = centre_table(centres)
-    table = PROVINCE_OF
     changes: dict[str, str] | None = None
     for u in units:
+        prov = centre_at.get(u.location)
+        if prov is None:
+            continue  # not on a supply centre
         power = u.power
-        if power == neutral:
-            continue  # a neutral army keeps its country unowned (1939 IV 2.2)
-        prov = table[u.location]
-        if prov in supply_centres and owners.get(prov) != power:
+        if power != neutral and owners.get(prov) != power:
+            # (a neutral army keeps its country unowned: 1939 IV 2.2)
             if changes is None:
                 changes = {}
             changes[prov] = power

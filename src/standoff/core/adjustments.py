@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Container, Iterable, Mapping
-from typing import assert_never
+from typing import Final, assert_never
 
 from .errors import IllegalOrderError
 from .geography import PROVINCE_OF, Board, UnitType, province_of
@@ -44,16 +44,22 @@ def counts_for(variant: Variant, units: Iterable[Unit], centres: Mapping[str, st
     has anything to adjust (to skip an empty adjustment phase), and hands the
     answer on to the adjustment position it makes."""
     owners = centre_table(centres)
-    delta: dict[str, int] = {}
-    for p in owners.values():
-        delta[p] = delta.get(p, 0) + 1
     units = list(units)
+    # Tallied in a list by each power's slot: one probe of a small table per centre
+    # and per unit, where a dict of tallies costs a probe and a store each.
+    slots = _power_slots(variant)
+    delta = [0] * len(slots)
+    for p in owners.values():
+        i = slots.get(p)
+        if i is not None:
+            delta[i] += 1
     for u in units:
-        power = u.power
-        delta[power] = delta.get(power, 0) - 1
+        i = slots.get(u.power)
+        if i is not None:
+            delta[i] -= 1
     out = {}
-    for p in variant.powers:
-        d = delta.get(p, 0)
+    for p, i in slots.items():
+        d = delta[i]
         if d > 0:
             if occupied is None:  # only a power with builds due needs the free sites
                 table = PROVINCE_OF
@@ -62,6 +68,18 @@ def counts_for(variant: Variant, units: Iterable[Unit], centres: Mapping[str, st
         if d:
             out[p] = d
     return out
+
+
+def _power_slots(variant: Variant) -> dict[str, int]:
+    """power id -> its place in the variant's list of powers (built once a variant)."""
+    slots = _SLOTS.get(variant)
+    if slots is None:
+        slots = _SLOTS[variant] = {p: i for i, p in enumerate(variant.powers)}
+    return slots
+
+
+#: variant -> :func:`_power_slots` (a plain dict probe: see ``notation._lexicon``)
+_SLOTS: Final[dict[Variant, dict[str, int]]] = {}
 
 
 def build_sites(variant: Variant, position: Position, power: str) -> list[str]:

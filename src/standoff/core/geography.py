@@ -25,6 +25,7 @@ import sys
 from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Final
 
 from .errors import VariantError
 
@@ -50,7 +51,7 @@ class UnitType(str, Enum):
 
 #: each unit type's letter: ``Enum.value`` is a Python-level property on 3.11,
 #: and notation is written for every unit of every phase a game saves
-UNIT_LETTER: dict[UnitType, str] = {t: t.value for t in UnitType}
+UNIT_LETTER: Final[dict[UnitType, str]] = {t: t.value for t in UnitType}
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,31 +85,49 @@ class Province:
         return self.terrain is Terrain.COAST
 
 
-class _ProvinceTable(dict[str, str]):
-    """Memo of location -> province: a C-level dict lookup on the hot path."""
+class _RegisteringTable(dict[str, str]):
+    """The pure Python build's :data:`PROVINCE_OF`: a miss registers the location,
+    so the table's bound ``__getitem__`` can serve as :func:`province_of`."""
 
     def __missing__(self, location: str) -> str:
-        province = sys.intern(location.split("/", 1)[0])
-        if len(self) < 1_000_000:  # bounded: locations are a small finite set in practice
-            self[location] = province
-        return province
+        return _register(location)
 
 
-#: the table itself, for loops that index it directly (``PROVINCE_OF[loc]``)
-PROVINCE_OF = _ProvinceTable()
+_PURE = __file__.endswith(".py")
+
+#: location -> province, for every location a board or a position has named. In
+#: the compiled core a plain dict, not a subclass with ``__missing__``: the
+#: compiled code reads a plain dict through the C API directly, where a subclass
+#: costs it a generic ``PyObject_GetItem`` (about a hundred instructions more a
+#: lookup, and hundreds of lookups a movement phase); ``Final``, so it reads the
+#: table from a C static rather than the module's namespace. Every board registers
+#: its locations when built, and every position the locations of its units, so
+#: loops over a position's units may index it directly (``PROVINCE_OF[u.location]``);
+#: anything else asks :func:`province_of`, which registers what it has not seen.
+PROVINCE_OF: Final[dict[str, str]] = _RegisteringTable() if _PURE else {}
 
 
 def province_of(location: str) -> str:
     """``province_of("stp/nc") == "stp"``, ``province_of("par") == "par"``.
 
-    A function, so that the compiled core calls it directly (a call of the
+    A function, so that the compiled core calls it directly (a call of a
     table's bound method would be a generic call through the interpreter, a
     few hundred a movement phase); the pure Python build replaces it below by
-    that bound method, which the interpreter calls faster than a function."""
-    return PROVINCE_OF[location]
+    the table's bound ``__getitem__``, which the interpreter calls faster than a
+    function."""
+    province = PROVINCE_OF.get(location)
+    return _register(location) if province is None else province
 
 
-if __file__.endswith(".py"):  # the pure Python build
+def _register(location: str) -> str:
+    """A location's province, worked out and (bounded) remembered."""
+    province = sys.intern(location.split("/", 1)[0])
+    if len(PROVINCE_OF) < 1_000_000:  # locations are a small finite set in practice
+        PROVINCE_OF[sys.intern(location)] = province
+    return province
+
+
+if _PURE:
     setattr(sys.modules[__name__], "province_of", PROVINCE_OF.__getitem__)  # noqa: B010
 
 
@@ -143,6 +162,11 @@ class Board:
     #: the provinces a fleet may convoy through (one set to probe, not a province
     #: record to read for each fleet: see :meth:`can_convoy_through`)
     convoyable: frozenset[str] = frozenset()
+    #: location (a province or one of its coasts) -> its province, for the locations
+    #: of the supply centres only: after the last season of a year every unit is
+    #: looked up once here (one probe of a plain dict, which the compiled core reads
+    #: directly) to see whether it stands on a centre, and most do not
+    centre_at: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def build(
@@ -161,6 +185,8 @@ class Board:
                 if province_of(c) != p.id:
                     raise VariantError(f"coast {c!r} does not belong to province {p.id!r}")
                 locations.add(c)
+        for loc in locations:
+            province_of(loc)  # registered: see PROVINCE_OF
         army: dict[str, set[str]] = {p: set() for p in provs if provs[p].is_land}
         fleet: dict[str, set[str]] = {
             loc: set() for loc in locations if _fleet_can_stand(provs, loc)
@@ -214,6 +240,8 @@ class Board:
             convoy_neighbours={k: tuple(sorted(n for n in v if provs[n].convoys))
                                for k, v in near.items()},
             convoyable=frozenset(p.id for p in provs.values() if p.convoys),
+            centre_at={loc: p.id for p in provs.values() if p.supply_centre
+                       for loc in (p.id, *p.coasts)},
         )
 
     # -- queries -----------------------------------------------------------------

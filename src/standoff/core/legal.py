@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 from functools import cache
-from typing import TypeVar, assert_never
+from typing import Final, TypeVar, assert_never
 
 from .adjustments import adjustment_counts, build_sites
 from .geography import Board, UnitType, province_of
@@ -227,7 +227,7 @@ def _convoy_plan(board: Board, fleets: frozenset[str], src: str) -> _ConvoyPlan 
 #: then a dict probe in the compiled core instead of a generic call through the
 #: cache's wrapper and its recency list (many cold cache lines on a position met
 #: once, most of the time a movement position's legal orders took).
-_PLANS: dict[tuple[Board, frozenset[str], str], _ConvoyPlan] = {}
+_PLANS: Final[dict[tuple[Board, frozenset[str], str], _ConvoyPlan]] = {}
 
 
 class _UnitMenu:
@@ -295,9 +295,9 @@ def _unit_menu(board: Board, unit: UnitType, loc: str) -> _UnitMenu:
 _T = TypeVar("_T")
 #: board -> location -> what is fixed by the map there (an army's menu, a fleet's,
 #: a build site's orders): dicts the compiled core probes directly, as ``_ROUTES``
-_ARMY_MENUS: dict[Board, dict[str, _UnitMenu]] = {}
-_FLEET_MENUS: dict[Board, dict[str, _UnitMenu]] = {}
-_BUILDS: dict[Board, dict[str, tuple[Order, ...]]] = {}
+_ARMY_MENUS: Final[dict[Board, dict[str, _UnitMenu]]] = {}
+_FLEET_MENUS: Final[dict[Board, dict[str, _UnitMenu]]] = {}
+_BUILDS: Final[dict[Board, dict[str, tuple[Order, ...]]]] = {}
 
 
 def _board_memo(memo: dict[Board, dict[str, _T]], board: Board) -> dict[str, _T]:

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Final
 
 from .errors import InvalidOrderError, quote
 from .geography import UnitType
@@ -58,7 +59,7 @@ _UNIT, _LOC, _KW, _POWER, _COAST = range(5)
 HOLD, MOVE, SUPPORT, CONVOY, RETREAT, DISBAND, BUILD, REMOVE, WAIVE_KW, VIA, PERMIT, THROUGH = \
     range(12)
 
-_KEYWORDS: dict[str, int] = {
+_KEYWORDS: Final[dict[str, int]] = {
     **dict.fromkeys(("h", "hold", "holds", "stand", "stands"), HOLD),
     **dict.fromkeys(("-", "m", "move", "moves", "to", "->", "=>", "attack", "attacks"), MOVE),
     **dict.fromkeys(("s", "sup", "supp", "support", "supports"), SUPPORT),
@@ -72,8 +73,9 @@ _KEYWORDS: dict[str, int] = {
     **dict.fromkeys(("permit", "permits", "allow", "allows"), PERMIT),
     **dict.fromkeys(("through", "thru", "past"), THROUGH),
 }
-_UNITS = {"a": UnitType.ARMY, "army": UnitType.ARMY, "f": UnitType.FLEET, "fleet": UnitType.FLEET}
-_COASTS = {
+_UNITS: Final = {"a": UnitType.ARMY, "army": UnitType.ARMY, "f": UnitType.FLEET,
+                 "fleet": UnitType.FLEET}
+_COASTS: Final = {
     "nc": "nc", "sc": "sc", "ec": "ec", "wc": "wc",
     "north": "nc", "south": "sc", "east": "ec", "west": "wc",
     "n": "nc", "s": "sc", "e": "ec", "w": "wc",
@@ -120,7 +122,7 @@ def _lexicon(variant: Variant) -> _Lexicon:
 
 #: variant -> its lexicon (variants hash by identity; a variant lives as long as
 #: its registry, so the table is not bounded, as ``functools.cache`` was not)
-_LEXICONS: dict[Variant, _Lexicon] = {}
+_LEXICONS: Final[dict[Variant, _Lexicon]] = {}
 
 
 def _build_lexicon(variant: Variant) -> _Lexicon:
@@ -336,7 +338,7 @@ def _describe(token: tuple[int, object]) -> str:
     return str(value.value if isinstance(value, UnitType) else value)
 
 
-_FAST_UNITS = {"a": UnitType.ARMY, "f": UnitType.FLEET}
+_FAST_UNITS: Final = {"a": UnitType.ARMY, "f": UnitType.FLEET}
 
 
 def _fast(words: list[str], locs: dict[str, str]) -> Order | None:
@@ -388,7 +390,7 @@ def _fast(words: list[str], locs: dict[str, str]) -> Order | None:
     return None
 
 
-_MEMO_LIMIT = 100_000
+_MEMO_LIMIT: Final = 100_000
 
 
 def parse_order(text: str, variant: Variant) -> Order:

@@ -8,7 +8,7 @@ they can be written to and read from ``key=value`` text and JSON.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields, replace
-from typing import Any, Literal, get_args
+from typing import Any, Final, Literal, get_args
 
 from .errors import StandoffError
 from .phase import OptionalSeasonYears
@@ -132,4 +132,4 @@ class Options:
         return " ".join(f"{k}={v}" for k, v in self.to_dict().items()) or "defaults"
 
 
-DEFAULT = Options()
+DEFAULT: Final = Options()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import Enum
-from typing import Literal, get_args
+from typing import Final, Literal, get_args
 
 from .errors import NotationError
 
@@ -140,9 +140,9 @@ class Calendar:
                 or (optional_years == "even" and year % 2 == 0))
 
 
-_KIND_RANK = {"M": 0, "R": 1, "A": 2}  # keyed by letter; a str enum finds its letter's entry
+_KIND_RANK: Final = {"M": 0, "R": 1, "A": 2}  # keyed by letter; a str enum finds its letter's entry
 #: each kind's letter, without ``Enum.value`` (a Python-level property on 3.11)
-_KIND_LETTER: dict[PhaseKind, str] = {k: k.value for k in PhaseKind}
+_KIND_LETTER: Final[dict[PhaseKind, str]] = {k: k.value for k in PhaseKind}
 
 
 class Phase:

@@ -112,7 +112,12 @@ class Position:
         index: dict[str, int] = {}
         table = PROVINCE_OF
         for i, u in enumerate(self.units):
-            index.setdefault(table[u.location], i)
+            prov = table.get(u.location)
+            if prov is None:  # a location no board has named: registered now
+                prov = province_of(u.location)
+            index.setdefault(prov, i)
+        for d in self.dislodged:
+            province_of(d.unit.location)  # registered, as every unit's (see PROVINCE_OF)
         self._index = index
         self._cache: dict[str, frozenset[str]] = {}
         #: the adjustment counts (:func:`~standoff.core.adjustments.adjustment_counts`),

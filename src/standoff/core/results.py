@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import Enum
-from typing import Any
+from typing import Any, Final
 
 from .orders import Order
 
@@ -37,7 +37,7 @@ class Reason(str, Enum):
         return _TEXT[self]
 
 
-_TEXT = {
+_TEXT: Final = {
     Reason.NONE: "",
     Reason.INVALID: "invalid",
     Reason.ILLEGAL: "illegal",
@@ -57,7 +57,7 @@ _TEXT = {
 
 
 #: each reason's text, without ``Enum.value`` (a Python-level property on 3.11)
-_REASON_TEXT: dict[Reason, str] = {r: r.value for r in Reason}
+_REASON_TEXT: Final[dict[Reason, str]] = {r: r.value for r in Reason}
 
 
 class OrderResult:

@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from .errors import NotationError, StandoffError, VariantError
 from .features import Features
@@ -205,7 +205,7 @@ class Variant:
 #: variant -> :func:`_power_table`: a plain dict probe, not ``functools.cache``,
 #: whose wrapper the compiled core can only call through the interpreter (every
 #: phase looks up every power that gives orders)
-_POWER_TABLES: dict[Variant, dict[str, str]] = {}
+_POWER_TABLES: Final[dict[Variant, dict[str, str]]] = {}
 
 
 def _power_table(variant: Variant) -> dict[str, str]:
@@ -290,7 +290,7 @@ class VariantRegistry:
 
 
 #: The registry used wherever none is given.
-DEFAULT_REGISTRY = VariantRegistry()
+DEFAULT_REGISTRY: Final = VariantRegistry()
 
 
 def register_variant(variant: Variant, registry: VariantRegistry | None = None) -> None:
