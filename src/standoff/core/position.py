@@ -25,7 +25,7 @@ import sys
 from bisect import insort
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from .errors import NotationError, StandoffError, VariantError
 from .geography import PROVINCE_OF, UNIT_LETTER, Board, UnitType, province_of
@@ -54,7 +54,12 @@ def new_unit(power: str, unit_type: UnitType, location: str) -> Unit:
     ``__new__`` is a Python function: every unit the compiled core builds (one
     for each unit that moves, retreats or is built) would otherwise be a trip
     through the interpreter, at twice the cost."""
-    return tuple.__new__(Unit, (power, unit_type, location))
+    return _TUPLE_NEW(Unit, (power, unit_type, location))
+
+
+#: ``tuple.__new__``, found once: looked up at each call it is a generic method
+#: call of the compiled core (an attribute search of ``tuple`` before the call)
+_TUPLE_NEW: Final = tuple.__new__
 
 
 @dataclass(frozen=True, slots=True, order=True)
