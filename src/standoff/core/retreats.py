@@ -11,7 +11,7 @@ retreat there, whoever is already in it.
 
 from __future__ import annotations
 
-from collections.abc import Container, Mapping
+from collections.abc import Container
 from typing import assert_never
 
 from .geography import PROVINCE_OF, Board, province_of
@@ -47,7 +47,7 @@ def retreat_options(
 
 def adjudicate_retreats(
     dislodged: tuple[Dislodged, ...],
-    orders: Mapping[str, RetreatOrder],
+    orders: dict[str, RetreatOrder],
     high_seas: frozenset[str] = frozenset(),
 ) -> tuple[list[OrderResult], list[Unit]]:
     """Resolve legal, normalised retreat orders keyed by the unit's province.
