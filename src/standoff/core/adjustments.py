@@ -48,15 +48,17 @@ def counts_for(variant: Variant, units: Iterable[Unit], centres: Mapping[str, st
     # Tallied in a list by each power's slot: one probe of a small table per centre
     # and per unit, where a dict of tallies costs a probe and a store each.
     slots = _power_slots(variant)
-    delta = [0] * len(slots)
+    # (``delta[i] = delta[i] + 1``, not ``+=``: the compiled core makes an augmented
+    # assignment to a list item a generic number call, the plain one an int add)
+    delta: list[int] = [0] * len(slots)
     for p in owners.values():
         i = slots.get(p)
         if i is not None:
-            delta[i] += 1
+            delta[i] = delta[i] + 1
     for u in units:
         i = slots.get(u.power)
         if i is not None:
-            delta[i] -= 1
+            delta[i] = delta[i] - 1
     out = {}
     for p, i in slots.items():
         d = delta[i]
