@@ -342,12 +342,19 @@ _FAST_UNITS: Final = {"a": UnitType.ARMY, "f": UnitType.FLEET}
 
 
 def _fast(words: list[str], locs: dict[str, str]) -> Order | None:
-    """The common one-word-per-token notations (``A PAR - BUR``), without the
+    """The common one-word-per-token notations (``A PAR - BUR``, MILA's ``A PAR B``,
+    standoff's own ``BUILD A PAR``, ``REMOVE F LON`` and ``WAIVE``), without the
     general tokenizer: most orders from programs and judges look like this, and
     parsing is a large share of a phase's cost. Returns None when unsure."""
     n = len(words)
     if n < 3:
-        return None
+        return WAIVE if n == 1 and words[0] == "waive" else None
+    if n == 3 and (words[0] == "build" or words[0] == "remove"):  # standoff's own
+        kind = _FAST_UNITS.get(words[1])
+        where = locs.get(words[2])
+        if kind is None or where is None:
+            return None
+        return Build(kind, where) if words[0] == "build" else Remove(kind, where)
     unit = _FAST_UNITS.get(words[0])
     loc = locs.get(words[1])
     if unit is None or loc is None:
