@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, assert_never
 
 from .adjustments import adjudicate_adjustments, adjustment_counts, counts_for
+from .buckets import bucket
 from .errors import IllegalOrderError, InvalidOrderError, StandoffError
 from .geography import PROVINCE_OF, Board, province_of
 from .legality import canal_owner
@@ -87,7 +88,7 @@ def read_orders(
     parsed: dict[str, list[Order]] = {}
     bad: list[OrderResult] = []
     for power, order in _read(variant, orders, bad):
-        parsed.setdefault(power, []).append(order)
+        bucket(parsed, power).append(order)
     return parsed, bad
 
 

@@ -27,6 +27,7 @@ from functools import cache
 from typing import Final, TypeVar, assert_never
 
 from .adjustments import adjustment_counts, build_sites
+from .buckets import bucket, subtable
 from .geography import Board, UnitType, province_of
 from .legality import canal_owner
 from .options import DEFAULT, Options
@@ -190,7 +191,7 @@ class _ConvoyPlan:
         for d, route in sorted(board.convoy_routes(src, seas).items()):
             moves.append(Move(UnitType.ARMY, src, d, d in adjacent))
             for sea in sorted(route):
-                jobs.setdefault(sea, []).append(d)
+                bucket(jobs, sea).append(d)
             if d not in land:
                 # for a destination only a convoy reaches, the seas some route avoids
                 spare = frozenset(s for s in route if board.sea_path_exists(src, d, seas, s))
@@ -357,9 +358,9 @@ class _Layout:
                     continue
                 self.convoys[u.location] = plan
                 for sea, dests in plan.jobs:
-                    jobs.setdefault(sea, []).append((src, dests))
+                    bucket(jobs, sea).append((src, dests))
                 for d, seas, spare in plan.only:
-                    only.setdefault(d, []).append((u, seas, spare))
+                    bucket(only, d).append((u, seas, spare))
         self.convoy_only_dests = sorted(only)
 
 
@@ -459,9 +460,9 @@ def _movement_menu(board: Board, v: Variant, position: Position) -> Menu:
     layout = _Layout(board, position, units)
     out: Menu = {}
     for u in units:
-        out.setdefault(u.power, {})[u.location] = _Entry(layout, u)
+        subtable(out, u.power)[u.location] = _Entry(layout, u)
     for owner, canal, permits in _permits(board, v, position):
-        entry = out.setdefault(owner, {}).get(canal)
+        entry = subtable(out, owner).get(canal)
         if entry is None:
             entry = out[owner][canal] = _Entry(layout, None)
         if entry.permits is None:
@@ -482,9 +483,9 @@ def _movement(board: Board, v: Variant, position: Position) -> LegalOrders:
         orders: list[Order] = []
         for seg in _all_segments(layout, u, menu, _changing(layout, u, menu)):
             orders.extend(seg)  # a block copy, not an append per order
-        out.setdefault(u.power, {})[u.location] = orders
+        subtable(out, u.power)[u.location] = orders
     for owner, canal, permits in _permits(board, v, position):
-        out.setdefault(owner, {}).setdefault(canal, []).extend(permits)
+        bucket(subtable(out, owner), canal).extend(permits)
     return out
 
 
@@ -496,7 +497,7 @@ def _retreats(board: Board, position: Position, options: Options) -> LegalOrders
         orders: list[Order] = [Disband(u.type, u.location)]
         orders.extend(Retreat(u.type, u.location, loc) for loc in
                       retreat_options(board, d, occupied, position.contested, options))
-        out.setdefault(u.power, {})[u.location] = orders
+        subtable(out, u.power)[u.location] = orders
     return out
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import assert_never
 
+from .buckets import bucket
 from .geography import Board, UnitType, province_of
 from .options import Options
 from .orders import Move, MovementOrder, OrderKind
@@ -73,7 +74,7 @@ class MovementAdjudicator(Decisions):
         if high:
             for i, p in enumerate(self.prov):
                 if p in high:
-                    self.in_high.setdefault(p, []).append(i)
+                    bucket(self.in_high, p).append(i)
         #: a move into a high sea: it always succeeds and attacks nobody
         self.free = [False] * n
         #: each unit's order kind (a unit with no order, or a standing instruction, holds)
@@ -177,7 +178,7 @@ class MovementAdjudicator(Decisions):
             if board.strike_only and not self.convoyed[i] and \
                     not board.can_enter(self.units[i].location, order.dest):
                 self.strike[i] = True  # a convoyed army lands from the sea instead
-            self.attackers.setdefault(d, []).append(i)
+            bucket(self.attackers, d).append(i)
         for i, sea in high_targets:
             target[i] = self._high_sea_mover(i, sea)
         for i in supports:

@@ -27,6 +27,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, NamedTuple
 
+from .buckets import bucket
 from .errors import NotationError, StandoffError, VariantError
 from .geography import PROVINCE_OF, UNIT_LETTER, Board, UnitType, province_of
 from .phase import Phase
@@ -241,10 +242,10 @@ class Position:
         cal = v.calendar
         units: dict[str, list[str]] = {}
         for u in self.units:
-            units.setdefault(u.power, []).append(str(u))
+            bucket(units, u.power).append(str(u))
         centres: dict[str, list[str]] = {}
         for c, p in self.centres.items():
-            centres.setdefault(p, []).append(c.upper())
+            bucket(centres, p).append(c.upper())
         out: dict[str, Any] = {
             "variant": self.variant,
             "phase": self.phase.name(cal),
@@ -254,7 +255,7 @@ class Position:
         if self.dislodged:
             dis: dict[str, list[dict[str, Any]]] = {}
             for d in self.dislodged:
-                dis.setdefault(d.unit.power, []).append(
+                bucket(dis, d.unit.power).append(
                     {"unit": str(d.unit), "attacker": d.attacker_from.upper(),
                      "via_convoy": d.via_convoy}
                 )
@@ -334,7 +335,7 @@ class Position:
         centres = "; ".join(f"{p}: {' '.join(cs)}" for p, cs in d["centres"].items()) or "-"
         by_power: dict[str, list[str]] = {}
         for dis in self.dislodged:
-            by_power.setdefault(dis.unit.power, []).append(str(dis))
+            bucket(by_power, dis.unit.power).append(str(dis))
         dislodged = "; ".join(f"{p}: {', '.join(ds)}" for p, ds in sorted(by_power.items()))
         contested = " ".join(d.get("contested", []))
         fields = [self.variant, d["phase"], units, centres, dislodged or "-", contested or "-"]
@@ -367,7 +368,7 @@ class Position:
                 rest = rest.strip()
                 convoy = rest.endswith("~") or (rest.endswith("*") and
                                                 rest.lower() not in provinces)
-                dis.setdefault(p, []).append({"unit": unit.strip(),
+                bucket(dis, p).append({"unit": unit.strip(),
                                               "attacker": rest[:-1] if convoy else rest,
                                               "via_convoy": convoy})
         data["dislodged"] = dis

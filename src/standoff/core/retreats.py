@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Container
 from typing import assert_never
 
+from .buckets import bucket
 from .geography import PROVINCE_OF, Board, province_of
 from .options import Options
 from .orders import Disband, RetreatOrder
@@ -57,7 +58,7 @@ def adjudicate_retreats(
     targets: dict[str, list[str]] = {}  # province -> the provinces retreating there
     for prov, o in orders.items():
         if o.kind == "retreat" and (p := province_of(o.dest)) not in high_seas:
-            targets.setdefault(p, []).append(prov)
+            bucket(targets, p).append(prov)
     results: list[OrderResult] = []
     arrived: list[Unit] = []
     for d in dislodged:
