@@ -32,7 +32,7 @@ from .position import (
     insert_unit,
 )
 from .results import OrderResult, Reason
-from .retreats import adjudicate_retreats, retreat_options
+from .retreats import adjudicate_retreats, retreat_targets
 from .transitions import apply_map_change
 from .variant import Variant, load_variant
 
@@ -196,7 +196,7 @@ def _movement(v: Variant, position: Position, orders: OrdersInput,
     gone: list[Unit] = []
     for d in outcome.dislodged:
         # Units in civil disorder are annihilated when dislodged (1939 IV 7.5).
-        if d.unit.power != v.neutral and retreat_options(board, d, occupied, outcome.contested,
+        if d.unit.power != v.neutral and retreat_targets(board, d, occupied, outcome.contested,
                                                          options):
             retreating.append(d)
         else:
@@ -254,7 +254,7 @@ def _retreat(v: Variant, position: Position, parsed: dict[str, list[Order]],
     # property, which the compiled core can only call through the interpreter)
     table = PROVINCE_OF
     by_prov = {table[d.unit.location]: d for d in position.dislodged}
-    allowed = {p: retreat_options(board, d, occupied, position.contested, options)
+    allowed = {p: retreat_targets(board, d, occupied, position.contested, options)
                for p, d in by_prov.items()}
     legal: dict[str, RetreatOrder] = {}
     for power, items in parsed.items():
@@ -379,7 +379,7 @@ def check_order(position: Position, power: str, order: Order, options: Options =
             raise IllegalOrderError(str(order), f"{power} has no dislodged unit in "
                                                 f"{province_of(order.location).upper()}")
         occupied = position._index  # every province holding a unit
-        allowed = retreat_options(board, d, occupied, position.contested, options)
+        allowed = retreat_targets(board, d, occupied, position.contested, options)
         return order.check_retreat(board, d, allowed, options)
     due = adjustment_counts(v, position).get(power, 0)
     return order.check_adjustment(v, board, position, power, due)

@@ -30,6 +30,19 @@ def retreat_options(
     options: Options,
 ) -> list[str]:
     """Every location this dislodged unit may retreat to (sorted)."""
+    return sorted(retreat_targets(board, dislodged, occupied, contested, options))
+
+
+def retreat_targets(
+    board: Board,
+    dislodged: Dislodged,
+    occupied: Container[str],
+    contested: frozenset[str],
+    options: Options,
+) -> list[str]:
+    """:func:`retreat_options` in no particular order, for the adjudicator, which
+    only asks whether there is any and whether an order's is among them (a sort
+    is a large piece of the interpreter's code to bring in for a phase met once)."""
     u = dislodged.unit
     blocked_origin = not (dislodged.via_convoy and options.convoy_retreat == "allowed")
     out = []
@@ -43,7 +56,7 @@ def retreat_options(
         if not board.can_enter(u.location, loc):
             continue
         out.append(loc)
-    return sorted(out)
+    return out
 
 
 def adjudicate_retreats(

@@ -56,6 +56,6 @@ def retreat_to(order: Order, dest: str, dislodged: Dislodged, allowed: list[str]
         dest = province_of(dest)
     if dest not in allowed:
         why = ("nowhere to retreat to" if not allowed else
-               f"may retreat only to {', '.join(a.upper() for a in allowed)}")
+               f"may retreat only to {', '.join(a.upper() for a in sorted(allowed))}")
         raise IllegalOrderError(str(order), f"{u} cannot retreat to {dest.upper()}: {why}")
     return Retreat(u.type, u.location, dest)
