@@ -57,3 +57,24 @@ def test_support_cut_reason_names_the_attacker() -> None:
     assert not cut.success and cut.reason is Reason.CUT and cut.by == ("pie",)
     move = by_order["A PAR - BUR"]
     assert not move.success and move.reason is Reason.BOUNCED and move.by == ("bur",)
+
+
+def test_an_illegal_retreat_says_where_the_unit_may_go_in_order() -> None:
+    """A refused retreat names the unit's options, sorted, whatever order the
+    adjudicator found them in (it keeps them unsorted: DATC 4.A.5 decides which
+    they are, this test only how they are reported)."""
+    pos = Position.from_text(
+        "standard | F1914R | austria: A SEV, A TRI, A TUS, F ALB; france: A BUR, A MUN, "
+        "F BAL, F BAR, F POR; germany: A PIC, A RUH, F HEL; italy: A APU, A ROM, F EAS, "
+        "F ION, F MAR, F NAP; russia: A BEL, A BUD, A LVN, A NWY, A PRU, A RUM, A SWE, "
+        "A UKR, A VIE, A WAR, F ANK, F BOT; turkey: F ARM | austria: SER TRI VEN WAR; "
+        "france: BEL BRE LON LVP MUN POR SPA; germany: BUL EDI HOL; italy: GRE MAR NAP "
+        "PAR ROM SMY; russia: ANK BER BUD DEN KIE MOS NWY RUM SEV STP SWE VIE; "
+        "turkey: CON | france: F BEL<RUH | BLA STP VEN")
+    res = adjudicate(pos, {"france": ["F BEL R PAR"]})
+    refused = [r for r in res.results if r.reason is Reason.ILLEGAL]
+    assert [r.detail for r in refused] == [
+        "F BEL cannot retreat to PAR: may retreat only to ENG, HOL, NTH"]
+    # no legal order: the unit is disbanded, and the others stand where they were
+    assert [str(u) for u in res.disbanded] == ["F BEL"]
+    assert len(res.next_position.units) == len(pos.units)
