@@ -369,8 +369,8 @@ class Position:
                 convoy = rest.endswith("~") or (rest.endswith("*") and
                                                 rest.lower() not in provinces)
                 bucket(dis, p).append({"unit": unit.strip(),
-                                              "attacker": rest[:-1] if convoy else rest,
-                                              "via_convoy": convoy})
+                                       "attacker": rest[:-1] if convoy else rest,
+                                       "via_convoy": convoy})
         data["dislodged"] = dis
         data["contested"] = [] if contested == "-" else contested.split()
         if len(parts) == 7:
