@@ -15,7 +15,7 @@ from typing import Any, assert_never
 from .adjustments import adjudicate_adjustments, adjustment_counts, counts_for
 from .buckets import bucket
 from .errors import IllegalOrderError, InvalidOrderError, StandoffError
-from .geography import PROVINCE_OF, Board, province_of
+from .geography import Board, province_of
 from .legality import canal_owner
 from .movement import MovementAdjudicator
 from .notation import parse_order
@@ -250,10 +250,9 @@ def _retreat(v: Variant, position: Position, parsed: dict[str, list[Order]],
              results: list[OrderResult], options: Options) -> PhaseResult:
     board = v.board_at(position.phase)
     occupied = position._index  # every province holding a unit
-    # (provinces read from the table: a unit's ``province`` is a named tuple's
+    # (provinces from province_of: a unit's ``province`` is a named tuple's
     # property, which the compiled core can only call through the interpreter)
-    table = PROVINCE_OF
-    by_prov = {table[d.unit.location]: d for d in position.dislodged}
+    by_prov = {province_of(d.unit.location): d for d in position.dislodged}
     allowed = {p: retreat_targets(board, d, occupied, position.contested, options)
                for p, d in by_prov.items()}
     legal: dict[str, RetreatOrder] = {}
@@ -267,7 +266,7 @@ def _retreat(v: Variant, position: Position, parsed: dict[str, list[Order]],
                 if d.unit.power != power:
                     raise IllegalOrderError(str(order), f"the dislodged unit in "
                                             f"{d.unit.province.upper()} belongs to {d.unit.power}")
-                prov = table[d.unit.location]
+                prov = province_of(d.unit.location)
                 legal[prov] = order.check_retreat(board, d, allowed[prov], options)
             except IllegalOrderError as exc:
                 results.append(OrderResult(power, order, False, Reason.ILLEGAL,
@@ -279,7 +278,7 @@ def _retreat(v: Variant, position: Position, parsed: dict[str, list[Order]],
         insert_unit(units, unit)
     notes = {n for n in position.notes if not n.endswith("<")}
     for d in position.dislodged if position.notes else ():
-        retreat = legal.get(table[d.unit.location])
+        retreat = legal.get(province_of(d.unit.location))
         if f"{d.unit.location}<" in position.notes and retreat is not None and \
                 retreat.kind == "retreat" and \
                 Unit(d.unit.power, d.unit.type, retreat.dest) in arrived:

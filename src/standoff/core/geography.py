@@ -101,9 +101,10 @@ _PURE = __file__.endswith(".py")
 #: costs it a generic ``PyObject_GetItem`` (about a hundred instructions more a
 #: lookup, and hundreds of lookups a movement phase); ``Final``, so it reads the
 #: table from a C static rather than the module's namespace. Every board registers
-#: its locations when built, and every position the locations of its units, so
-#: loops over a position's units may index it directly (``PROVINCE_OF[u.location]``);
-#: anything else asks :func:`province_of`, which registers what it has not seen.
+#: its locations when built, and every position the locations of its units (not of
+#: its dislodged units), so loops over a position's units may index it directly
+#: (``PROVINCE_OF[u.location]``); anything else asks :func:`province_of`, which
+#: registers what it has not seen.
 PROVINCE_OF: Final[dict[str, str]] = _RegisteringTable() if _PURE else {}
 
 

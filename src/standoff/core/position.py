@@ -116,14 +116,9 @@ class Position:
         #: holding a unit, which is also what retreats and builds ask ("occupied?");
         #: the one table built per position (the unit is ``units[i]``)
         index: dict[str, int] = {}
-        table = PROVINCE_OF
         for i, u in enumerate(self.units):
-            prov = table.get(u.location)
-            if prov is None:  # a location no board has named: registered now
-                prov = province_of(u.location)
-            index.setdefault(prov, i)
-        for d in self.dislodged:
-            province_of(d.unit.location)  # registered, as every unit's (see PROVINCE_OF)
+            # (province_of registers a location no board has named: see PROVINCE_OF)
+            index.setdefault(province_of(u.location), i)
         self._index = index
         self._cache: dict[str, frozenset[str]] = {}
         #: the adjustment counts (:func:`~standoff.core.adjustments.adjustment_counts`),

@@ -15,7 +15,7 @@ from collections.abc import Container
 from typing import assert_never
 
 from .buckets import bucket
-from .geography import PROVINCE_OF, Board, province_of
+from .geography import Board, province_of
 from .options import Options
 from .orders import Disband, RetreatOrder
 from .position import Dislodged, Unit, new_unit
@@ -76,7 +76,7 @@ def adjudicate_retreats(
     arrived: list[Unit] = []
     for d in dislodged:
         u = d.unit
-        prov = PROVINCE_OF[u.location]  # (not the named tuple's property: see _retreat)
+        prov = province_of(u.location)  # (not the named tuple's property: see _retreat)
         given = orders.get(prov)
         if given is None:
             results.append(OrderResult(u.power, Disband(u.type, u.location), True,
