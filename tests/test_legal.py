@@ -277,6 +277,42 @@ def test_fleet_needed_by_only_route_cannot_support_it() -> None:
     assert "F HEL S A LON - HOL" in set(texts(CONVOY_POS, "germany", "hel"))
 
 
+def test_fleet_on_one_of_two_routes_may_support_the_convoyed_move() -> None:
+    """DATC 6.D.31: LON-BEL goes by NTH or by ENG, so neither fleet is needed and
+    each may support the move; with ENG gone, NTH is needed and may not."""
+    two = Position.from_text("standard | S1901M | england: A LON, F NTH, F ENG | - | - | -")
+    assert "F NTH S A LON - BEL" in set(texts(two, "england", "nth"))
+    assert "F ENG S A LON - BEL" in set(texts(two, "england", "eng"))
+    one = Position.from_text("standard | S1901M | england: A LON, F NTH | - | - | -")
+    assert "F NTH C A LON - BEL" in set(texts(one, "england", "nth"))
+    assert "F NTH S A LON - BEL" not in set(texts(one, "england", "nth"))
+
+
+@pytest.mark.parametrize("variant", ["standard", "twentieth-century", "1939-iv", "sahara",
+                                     "twin-earths", "city-country"])
+def test_seas_every_convoy_route_needs_are_those_no_chain_avoids(variant: str) -> None:
+    """DATC 6.D.31: the legal orders let a fleet support a convoyed move only if some
+    route avoids it. They take that from one search of the induced routes
+    (``Board.convoy_routes``: the seas every route needs); the adjudicator asks
+    ``Board.sea_path_exists`` with the sea excluded, which searches every chain.
+    The two must agree for every army, destination, sea and fleet layout."""
+    board = load_variant(variant).board
+    seas = sorted(p for p, prov in board.provinces.items() if prov.convoys)
+    coasts = sorted(p for p in board.provinces if board.is_coastal(p))
+    rng = random.Random(variant)
+    checked = 0
+    for _ in range(40):
+        fleets = frozenset(rng.sample(seas, min(len(seas), rng.randint(3, 14))))
+        for src in rng.sample(coasts, min(len(coasts), 12)):
+            for dest, routes in board.convoy_routes(src, fleets).items():
+                spare = {s for s in routes.seas
+                         if board.sea_path_exists(src, dest, fleets, s)}
+                assert routes.seas - routes.needed == spare, (src, dest, sorted(fleets))
+                assert board.sea_path_exists(src, dest, fleets)
+                checked += 1
+    assert checked > 100
+
+
 # -- DATC 6.G.19: convoy orders only for fleets some route needs ----------------------------------
 
 G19 = Position.from_text("standard | S1901M | france: A MAR, F WES; italy: F LYO, A SPA | "

@@ -132,6 +132,36 @@ if _PURE:
     setattr(sys.modules[__name__], "province_of", PROVINCE_OF.__getitem__)  # noqa: B010
 
 
+class ConvoyRoutes:
+    """The convoy routes from one province to one destination, as
+    :meth:`Board.convoy_routes` finds them: the seas some route uses and the
+    seas every route uses. Both sets grow (and shrink) as the search meets
+    routes, so they are built here rather than kept frozen."""
+
+    __slots__ = ("needed", "seas")
+
+    def __init__(self, route: Iterable[str]) -> None:
+        #: every sea on some route
+        self.seas: set[str] = set(route)
+        #: the seas on every route (each a sea a fleet cannot be spared from)
+        self.needed: set[str] = set(self.seas)
+
+    def add(self, route: list[str]) -> None:
+        self.seas.update(route)
+        self.needed.intersection_update(route)
+
+    def __repr__(self) -> str:
+        return f"ConvoyRoutes(seas={sorted(self.seas)!r}, needed={sorted(self.needed)!r})"
+
+
+def _add_route(found: dict[str, ConvoyRoutes], dest: str, route: list[str]) -> None:
+    routes = found.get(dest)
+    if routes is None:
+        found[dest] = ConvoyRoutes(route)
+    else:
+        routes.add(route)
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class Board:
     """An immutable map: provinces plus army and fleet adjacency.
@@ -313,24 +343,31 @@ class Board:
         no two seas on it touch unless consecutive (an induced path). The search
         is over occupied seas only, so it stays small.
         """
-        return frozenset(self._routes(src, fleets, dst).get(dst, ()))
+        routes = self._routes(src, fleets, dst).get(dst)
+        return frozenset(routes.seas) if routes is not None else frozenset()
 
-    def convoy_routes(self, src: str, fleets: Container[str]) -> dict[str, set[str]]:
+    def convoy_routes(self, src: str, fleets: Container[str]) -> dict[str, ConvoyRoutes]:
         """:meth:`convoy_route_seas` for every destination at once (coastal
         provinces with a route): one search instead of one per destination, for
-        the legal orders of an army that fleets could carry anywhere."""
+        the legal orders of an army that fleets could carry anywhere. For each
+        destination, also the seas *every* route needs: a fleet there cannot
+        support the convoyed move (DATC 6.D.31), while a fleet some route avoids
+        can. Any chain of fleets from ``src`` to a destination contains one of the
+        searched routes (drop every sea before the last that touches ``src``,
+        then take a shortest path to the first that touches the destination), so
+        a sea no searched route avoids is one no chain at all avoids."""
         return self._routes(src, fleets, None)
 
     def _routes(self, src: str, fleets: Container[str], dst: str | None
-                ) -> dict[str, set[str]]:
-        found: dict[str, set[str]] = {}
+                ) -> dict[str, ConvoyRoutes]:
+        found: dict[str, ConvoyRoutes] = {}
         path: list[str] = []
         for first in self.neighbours[src]:
             self._extend_route(first, src, dst, fleets, path, found)
         return found
 
     def _extend_route(self, sea: str, src: str, dst: str | None, fleets: Container[str],
-                      path: list[str], found: dict[str, set[str]]) -> None:
+                      path: list[str], found: dict[str, ConvoyRoutes]) -> None:
         """One step of the depth-first search over induced paths of fleets from
         ``src``: to ``dst`` (stopping at the first sea that touches it), or to
         every coastal province (a path counts for a province its last sea, and
@@ -345,13 +382,13 @@ class Board:
             return
         path.append(sea)
         if dst is not None and dst in near[sea]:
-            found.setdefault(dst, set()).update(path)
+            _add_route(found, dst, path)
         else:
             if dst is None:
                 for p in near[sea]:
                     if p != src and self.provinces[p].terrain is Terrain.COAST and \
                             not any(p in near[q] for q in path[:-1]):
-                        found.setdefault(p, set()).update(path)
+                        _add_route(found, p, path)
             for nxt in near[sea]:
                 self._extend_route(nxt, src, dst, fleets, path, found)
         path.pop()

@@ -188,14 +188,16 @@ class _ConvoyPlan:
         moves: list[Order] = []
         jobs: dict[str, list[str]] = {}
         only: list[tuple[str, frozenset[str], frozenset[str]]] = []
-        for d, route in sorted(board.convoy_routes(src, seas).items()):
+        routes_to = board.convoy_routes(src, seas)
+        for d in sorted(routes_to):
+            routes = routes_to[d]
             moves.append(Move(UnitType.ARMY, src, d, d in adjacent))
-            for sea in sorted(route):
+            for sea in sorted(routes.seas):
                 bucket(jobs, sea).append(d)
             if d not in land:
                 # for a destination only a convoy reaches, the seas some route avoids
-                spare = frozenset(s for s in route if board.sea_path_exists(src, d, seas, s))
-                only.append((d, frozenset(route), spare))
+                route = frozenset(routes.seas)
+                only.append((d, route, route - routes.needed))
         #: the army's convoyed moves, by destination
         self.moves: tuple[Order, ...] = tuple(moves)
         #: (sea, the destinations a fleet there could convoy the army to)
