@@ -175,10 +175,17 @@ def _at_index(segments: Sequence[Segment], i: int) -> Order:
 class _ConvoyPlan:
     """What the fleets a chain links to an army at ``src`` let it and them do,
     fixed once those fleets are known and so memoised by them: the army's
-    convoyed moves (built once, as the unit menus' orders are), for each sea
-    the destinations its fleet could convoy the army to, and the destinations
-    only a convoy reaches with the seas some route needs and those some route
-    avoids (which fleets may support that move: DATC 6.D.31)."""
+    convoyed moves, for each sea the destinations its fleet could convoy the
+    army to, and the destinations only a convoy reaches with the seas every
+    route needs (a fleet there may not support that move: DATC 6.D.31).
+
+    A long self-play run keeps thousands of plans, so a plan holds as few
+    objects as it can for the cyclic garbage collector to walk through again
+    and again: its moves are shared with every other plan for the same army
+    (:func:`_convoyed_move`), and its sets of seas are tuples of names, which
+    the collector stops tracking (on the Twentieth Century's map, plans as
+    frozensets and moves of their own made two million objects and the
+    collector took three fifths of a random game's time)."""
 
     __slots__ = ("jobs", "moves", "only")
 
@@ -187,24 +194,37 @@ class _ConvoyPlan:
         adjacent = board.army_links.get(src, frozenset())
         moves: list[Order] = []
         jobs: dict[str, list[str]] = {}
-        only: list[tuple[str, frozenset[str], frozenset[str]]] = []
+        only: list[tuple[str, tuple[str, ...]]] = []
         routes_to = board.convoy_routes(src, seas)
         for d in sorted(routes_to):
             routes = routes_to[d]
-            moves.append(Move(UnitType.ARMY, src, d, d in adjacent))
+            moves.append(_convoyed_move(src, d, d in adjacent))
             for sea in sorted(routes.seas):
                 bucket(jobs, sea).append(d)
             if d not in land:
-                # for a destination only a convoy reaches, the seas some route avoids
-                route = frozenset(routes.seas)
-                only.append((d, route, route - routes.needed))
+                only.append((d, tuple(sorted(routes.needed))))
         #: the army's convoyed moves, by destination
         self.moves: tuple[Order, ...] = tuple(moves)
         #: (sea, the destinations a fleet there could convoy the army to)
         self.jobs: tuple[tuple[str, tuple[str, ...]], ...] = \
             tuple((sea, tuple(ds)) for sea, ds in jobs.items())
-        #: (destination only a convoy reaches, seas some route needs, seas some route avoids)
-        self.only: tuple[tuple[str, frozenset[str], frozenset[str]], ...] = tuple(only)
+        #: (destination only a convoy reaches, the seas every route to it needs)
+        self.only: tuple[tuple[str, tuple[str, ...]], ...] = tuple(only)
+
+
+def _convoyed_move(src: str, dest: str, adjacent: bool) -> Order:
+    """The army's move ``src`` -> ``dest`` by convoy (``VIA CONVOY`` when it is
+    also adjacent: DATC 4.A.3), one value shared by every convoy plan."""
+    key = (src, dest, adjacent)
+    move = _CONVOYED_MOVES.get(key)
+    if move is None:
+        move = _CONVOYED_MOVES[key] = Move(UnitType.ARMY, src, dest, adjacent)
+    return move
+
+
+#: (army's province, destination, adjacent) -> its convoyed move. Bounded by the
+#: pairs of coastal provinces of the maps loaded.
+_CONVOYED_MOVES: Final[dict[tuple[str, str, bool], Order]] = {}
 
 
 def _convoy_plan(board: Board, fleets: frozenset[str], src: str) -> _ConvoyPlan | None:
@@ -344,8 +364,8 @@ class _Layout:
         self.convoys: dict[str, _ConvoyPlan] = {}
         #: sea -> (the province of an army a fleet there could convoy, its destinations)
         self.convoy_jobs: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
-        #: destination only a convoy reaches -> (army, seas some route needs, seas some avoids)
-        self.by_convoy_only: dict[str, list[tuple[Unit, frozenset[str], frozenset[str]]]] = {}
+        #: destination only a convoy reaches -> (army, the seas every route to it needs)
+        self.by_convoy_only: dict[str, list[tuple[Unit, tuple[str, ...]]]] = {}
         #: the keys of ``by_convoy_only``, sorted once for every unit that might support
         self.convoy_only_dests: list[str] = []
         fleets = position.convoy_seas_on(board)
@@ -361,8 +381,8 @@ class _Layout:
                 self.convoys[u.location] = plan
                 for sea, dests in plan.jobs:
                     bucket(jobs, sea).append((src, dests))
-                for d, seas, spare in plan.only:
-                    bucket(only, d).append((u, seas, spare))
+                for d, needed in plan.only:
+                    bucket(only, d).append((u, needed))
         self.convoy_only_dests = sorted(only)
 
 
@@ -432,11 +452,10 @@ def _all_segments(layout: _Layout, u: Unit, menu: _UnitMenu, changing: Sequence[
         for p in layout.convoy_only_dests:
             if p not in reach:
                 continue
-            for m, seas, spare in layout.by_convoy_only[p]:
+            for m, needed in layout.by_convoy_only[p]:
                 mprov = province_of(m.location)
-                if mprov == prov or (t is UnitType.FLEET and prov in seas
-                                     and prov not in spare):
-                    continue  # the supporter is a sea the only route needs (6.D.31)
+                if mprov == prov or (t is UnitType.FLEET and prov in needed):
+                    continue  # the supporter is a sea every route needs (6.D.31)
                 extra.append(SupportMove(t, loc, m.type, mprov, p))
         if extra:
             segments.append(extra)
