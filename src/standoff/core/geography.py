@@ -132,7 +132,7 @@ if _PURE:
     setattr(sys.modules[__name__], "province_of", PROVINCE_OF.__getitem__)  # noqa: B010
 
 
-class ConvoyRoutes:
+class RouteSeas:
     """The convoy routes from one province to one destination, as
     :meth:`Board.convoy_routes` finds them: the seas some route uses and the
     seas every route uses. Both sets grow (and shrink) as the search meets
@@ -151,15 +151,81 @@ class ConvoyRoutes:
         self.needed.intersection_update(route)
 
     def __repr__(self) -> str:
-        return f"ConvoyRoutes(seas={sorted(self.seas)!r}, needed={sorted(self.needed)!r})"
+        return f"RouteSeas(seas={sorted(self.seas)!r}, needed={sorted(self.needed)!r})"
 
 
-def _add_route(found: dict[str, ConvoyRoutes], dest: str, route: list[str]) -> None:
+def _add_route(found: dict[str, RouteSeas], dest: str, route: list[str]) -> None:
     routes = found.get(dest)
     if routes is None:
-        found[dest] = ConvoyRoutes(route)
+        found[dest] = RouteSeas(route)
     else:
         routes.add(route)
+
+
+class _RouteSearch:
+    """The depth-first search of :meth:`Board.convoy_routes` and
+    :meth:`Board.convoy_route_seas`: every induced path of fleets from ``src``
+    (only its first sea touches ``src``, and no two of its seas touch unless
+    consecutive), to ``dst`` (stopping at the first sea that touches it) or to
+    every coastal province (a path counts for a province its last sea, and no
+    other, touches).
+
+    Whether a sea may extend the path is one probe of ``touched``: how many of
+    the path's seas before its last touch each province, kept up to date as
+    the path grows and shrinks. (Testing each candidate against every sea of
+    the path made the search a third of a random game's time on the Twentieth
+    Century's map.) A class, not a recursive closure: a closure refers to
+    itself, which left a reference cycle for the garbage collector on every
+    search."""
+
+    __slots__ = ("coastal", "dst", "fleets", "found", "near", "path", "seas_next", "src",
+                 "touched")
+
+    def __init__(self, board: Board, src: str, dst: str | None, fleets: Container[str]
+                 ) -> None:
+        self.near = board.neighbours
+        self.seas_next = board.convoy_neighbours
+        self.coastal = board.coastal
+        self.src = src
+        self.dst = dst
+        self.fleets = fleets
+        self.path: list[str] = []
+        self.touched: dict[str, int] = {}
+        #: destination -> the seas of the routes found to it
+        self.found: dict[str, RouteSeas] = {}
+
+    def extend(self, sea: str) -> None:
+        """Add ``sea`` (a sea a convoy may pass, next to the path's last sea or
+        to ``src``) to the path if it keeps it an induced path of fleets, record
+        the routes it completes, and search on from it."""
+        path, touched, near = self.path, self.touched, self.near
+        if sea not in self.fleets or sea in path:
+            return
+        last = ""
+        if path:
+            if self.src in near[sea] or touched.get(sea, 0):
+                return
+            last = path[-1]
+            for p in near[last]:  # the old last sea is now before the last
+                touched[p] = touched.get(p, 0) + 1
+        path.append(sea)
+        dst = self.dst
+        if dst is None:
+            coastal, src = self.coastal, self.src
+            for p in near[sea]:
+                if p in coastal and p != src and not touched.get(p, 0):
+                    _add_route(self.found, p, path)
+            for nxt in self.seas_next[sea]:
+                self.extend(nxt)
+        elif dst in near[sea]:
+            _add_route(self.found, dst, path)
+        else:
+            for nxt in self.seas_next[sea]:
+                self.extend(nxt)
+        path.pop()
+        if last:
+            for p in near[last]:
+                touched[p] -= 1
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -198,6 +264,8 @@ class Board:
     #: the provinces a fleet may convoy through (one set to probe, not a province
     #: record to read for each fleet: see :meth:`can_convoy_through`)
     convoyable: frozenset[str] = frozenset()
+    #: the land provinces that touch a sea (where convoys start and end)
+    coastal: frozenset[str] = frozenset()
     #: location (a province or one of its coasts) -> its province, for the locations
     #: of the supply centres only: after the last season of a year every unit is
     #: looked up once here (one probe of a plain dict, which the compiled core reads
@@ -276,6 +344,7 @@ class Board:
             convoy_neighbours={k: tuple(sorted(n for n in v if provs[n].convoys))
                                for k, v in near.items()},
             convoyable=frozenset(p.id for p in provs.values() if p.convoys),
+            coastal=frozenset(p.id for p in provs.values() if p.terrain is Terrain.COAST),
             centre_at={loc: p.id for p in provs.values() if p.supply_centre
                        for loc in (p.id, *p.coasts)},
         )
@@ -346,7 +415,7 @@ class Board:
         routes = self._routes(src, fleets, dst).get(dst)
         return frozenset(routes.seas) if routes is not None else frozenset()
 
-    def convoy_routes(self, src: str, fleets: Container[str]) -> dict[str, ConvoyRoutes]:
+    def convoy_routes(self, src: str, fleets: Container[str]) -> dict[str, RouteSeas]:
         """:meth:`convoy_route_seas` for every destination at once (coastal
         provinces with a route): one search instead of one per destination, for
         the legal orders of an army that fleets could carry anywhere. For each
@@ -359,39 +428,11 @@ class Board:
         return self._routes(src, fleets, None)
 
     def _routes(self, src: str, fleets: Container[str], dst: str | None
-                ) -> dict[str, ConvoyRoutes]:
-        found: dict[str, ConvoyRoutes] = {}
-        path: list[str] = []
-        for first in self.neighbours[src]:
-            self._extend_route(first, src, dst, fleets, path, found)
-        return found
-
-    def _extend_route(self, sea: str, src: str, dst: str | None, fleets: Container[str],
-                      path: list[str], found: dict[str, ConvoyRoutes]) -> None:
-        """One step of the depth-first search over induced paths of fleets from
-        ``src``: to ``dst`` (stopping at the first sea that touches it), or to
-        every coastal province (a path counts for a province its last sea, and
-        no other, touches). A method, not a closure: a recursive inner function
-        refers to itself, so every call left a reference cycle for the garbage
-        collector (a quarter or more of a self-play run's time went to
-        collecting them)."""
-        near = self.neighbours
-        if sea in path or sea not in fleets or not self.provinces[sea].convoys:
-            return
-        if path and (src in near[sea] or any(sea in near[p] for p in path[:-1])):
-            return
-        path.append(sea)
-        if dst is not None and dst in near[sea]:
-            _add_route(found, dst, path)
-        else:
-            if dst is None:
-                for p in near[sea]:
-                    if p != src and self.provinces[p].terrain is Terrain.COAST and \
-                            not any(p in near[q] for q in path[:-1]):
-                        _add_route(found, p, path)
-            for nxt in near[sea]:
-                self._extend_route(nxt, src, dst, fleets, path, found)
-        path.pop()
+                ) -> dict[str, RouteSeas]:
+        search = _RouteSearch(self, src, dst, fleets)
+        for first in self.convoy_neighbours[src]:
+            search.extend(first)
+        return search.found
 
     def convoy_seas_from(self, src: str, fleets: Container[str]) -> set[str]:
         """Every sea among ``fleets`` that a chain of them links to ``src``."""
