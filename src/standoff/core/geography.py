@@ -135,18 +135,20 @@ if _PURE:
 class RouteSeas:
     """The convoy routes from one province to one destination, as
     :meth:`Board.convoy_routes` finds them: the seas some route uses and the
-    seas every route uses. Both sets grow (and shrink) as the search meets
-    routes, so they are built here rather than kept frozen."""
+    seas every route uses. The search adds each route it meets (the first set
+    grows, the second shrinks), so they are plain sets, not frozen."""
 
     __slots__ = ("needed", "seas")
 
-    def __init__(self, route: Iterable[str]) -> None:
+    def __init__(self, seas: Iterable[str], needed: Iterable[str] | None = None) -> None:
         #: every sea on some route
-        self.seas: set[str] = set(route)
-        #: the seas on every route (each a sea a fleet cannot be spared from)
-        self.needed: set[str] = set(self.seas)
+        self.seas: set[str] = set(seas)
+        #: the seas on every route (a fleet there cannot be spared from the convoy);
+        #: by default, for a single route, all of its seas
+        self.needed: set[str] = set(self.seas if needed is None else needed)
 
     def add(self, route: list[str]) -> None:
+        """Count one more route."""
         self.seas.update(route)
         self.needed.intersection_update(route)
 
@@ -172,11 +174,11 @@ class _RouteSearch:
 
     Whether a sea may extend the path is one probe of ``touched``: how many of
     the path's seas before its last touch each province, kept up to date as
-    the path grows and shrinks. (Testing each candidate against every sea of
-    the path made the search a third of a random game's time on the Twentieth
-    Century's map.) A class, not a recursive closure: a closure refers to
-    itself, which left a reference cycle for the garbage collector on every
-    search."""
+    the path grows and shrinks, rather than a test against every sea of the
+    path (on the Twentieth Century's map, with dozens of fleets, the search
+    took a quarter of a random game's instructions). A class, not a recursive
+    closure: a closure refers to itself, which left a reference cycle for the
+    garbage collector on every search."""
 
     __slots__ = ("coastal", "dst", "fleets", "found", "near", "path", "seas_next", "src",
                  "touched")
