@@ -212,16 +212,14 @@ class _RouteSearch:
                 touched[p] = touched.get(p, 0) + 1
         path.append(sea)
         dst = self.dst
-        if dst is None:
-            coastal, src = self.coastal, self.src
-            for p in near[sea]:
-                if p in coastal and p != src and not touched.get(p, 0):
-                    _add_route(self.found, p, path)
-            for nxt in self.seas_next[sea]:
-                self.extend(nxt)
-        elif dst in near[sea]:
+        if dst is not None and dst in near[sea]:
             _add_route(self.found, dst, path)
         else:
+            if dst is None:
+                coastal, src = self.coastal, self.src
+                for p in near[sea]:
+                    if p in coastal and p != src and not touched.get(p, 0):
+                        _add_route(self.found, p, path)
             for nxt in self.seas_next[sea]:
                 self.extend(nxt)
         path.pop()

@@ -50,8 +50,7 @@ def convoy_routes(board: Board, max_fleets: int | None = None,
     """Every convoy route of ``board`` up to ``max_fleets`` seas long; with None,
     as long as ``budget`` routes examined allow (see the module's docstring)."""
     near = board.neighbours
-    convoying = frozenset(p for p, prov in board.provinces.items() if prov.convoys)
-    coastal = frozenset(p for p in board.provinces if board.is_coastal(p))
+    convoying, coastal = board.convoyable, board.coastal
     found: dict[tuple[str, str], set[str]] = {}
     # a route so far: (army's province, its seas, the places its seas but the last touch)
     level: list[tuple[str, tuple[str, ...], frozenset[str]]] = [
