@@ -154,6 +154,13 @@ class Game(Base):
     remind_at: Mapped[datetime | None] = mapped_column(index=True)
     #: the turn whose reminder has been claimed (by one process, once)
     reminded_turn: Mapped[int | None] = mapped_column(Integer)
+    #: how many powers the variant has (the lobby lists games without building variants)
+    power_count: Mapped[int] = mapped_column(Integer, server_default="0")
+    #: a phase that failed to process: the turn it failed at, when, and the error (shown
+    #: to the master). The scheduler passes over the game until the master retries it.
+    failed_turn: Mapped[int | None] = mapped_column(Integer)
+    failed_at: Mapped[datetime | None]
+    failure: Mapped[str | None] = mapped_column(Text)
 
 
 class Seat(Base):
@@ -212,10 +219,15 @@ class Message(Base):
     counts are per conversation."""
 
     __tablename__ = "messages"
-    __table_args__ = (Index("ix_messages_sender_sent", "sender_id", "sent_at"),)
+    __table_args__ = (Index("ix_messages_sender_sent", "sender_id", "sent_at"),
+                      UniqueConstraint("game_id", "number", name="uq_messages_game_number"))
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    #: the message's number within its game (1, 2, ...): what the API calls its id, so
+    #: the numbers a player sees never tell how much press other games (or, through
+    #: gaps, other players) send
+    number: Mapped[int] = mapped_column(Integer, server_default="0")
     turn: Mapped[int] = mapped_column(Integer)
     phase: Mapped[str] = mapped_column(String(20))
     sender_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
@@ -239,7 +251,8 @@ class MessageRecipient(Base):
 
 
 class MessageRead(Base):
-    """How far a reader has read one conversation of a game (a message id)."""
+    """How far a reader has read one conversation of a game (``last_read_id``: a
+    message's number within the game, :attr:`Message.number`)."""
 
     __tablename__ = "message_reads"
 
@@ -260,3 +273,36 @@ class VariantName(Base):
     key: Mapped[str] = mapped_column(String(64), primary_key=True)
     sha256: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime]
+
+
+class SignUp(Base):
+    """One account created, by client address, kept for the sign-up throttle's window."""
+
+    __tablename__ = "signups"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    ip: Mapped[str] = mapped_column(String(64), index=True)
+    at: Mapped[datetime] = mapped_column(index=True)
+
+
+class KnownAddress(Base):
+    """An address an account has logged in from: log-ins from it are not refused
+    because strangers guessed the account's password elsewhere (the per-name limit
+    applies to unknown addresses only, so nobody can lock a person out)."""
+
+    __tablename__ = "known_addresses"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    ip: Mapped[str] = mapped_column(String(64), primary_key=True)
+    last_at: Mapped[datetime]
+
+
+class Heartbeat(Base):
+    """One row per server process written by the readiness check: a write that commits
+    proves the database takes writes (not stopped, full or read-only)."""
+
+    __tablename__ = "heartbeats"
+
+    process: Mapped[str] = mapped_column(String(100), primary_key=True)
+    at: Mapped[datetime]
