@@ -26,9 +26,15 @@ Conversations: every message belongs to one, named by its participants
 (``"all"`` for public press, else the sorted sender and recipients, e.g.
 ``"england,france"``). Each reader has a read marker per conversation (the
 highest message id read); unread counts are the messages after it that the
-reader did not send. Message ids grow in the order messages are committed
-within a game (posting locks the game's row), so "everything after id N" never
-skips a message that commits late.
+reader did not send.
+
+Message ids: the API's ``id`` of a message is its number within its game
+(``messages.number``: 1, 2, 3, ...), given under the game's row lock as the
+game's largest number plus one, so ids grow in commit order and "everything
+after id N" never skips a message that commits late. The table's own primary
+key never leaves the server: global ids would tell every player how much press
+the other games on the judge send. ``since``, ``up_to``, read markers
+(``message_reads.last_read_id``) and ``last_id`` are all such numbers.
 
 Flooding: an account may post ``press_max_messages`` messages per
 ``press_window_seconds`` (all games together); more is 429 with Retry-After.
@@ -136,10 +142,10 @@ def _throttle(s: Session, j: Judge, who: Caller) -> None:
 
 def _out(m: Message, to: list[str], reads: dict[str, int], who: Caller) -> MessageOut:
     return MessageOut.model_validate({
-        "id": m.id, "from": m.sender_power or MASTER, "to": PUBLIC if m.public else to,
+        "id": m.number, "from": m.sender_power or MASTER, "to": PUBLIC if m.public else to,
         "body": m.body, "phase": m.phase, "sent_at": m.sent_at,
         "conversation": m.conversation, "mine": m.sender_id == who.user_id,
-        "unread": m.sender_id != who.user_id and m.id > reads.get(m.conversation, 0)})
+        "unread": m.sender_id != who.user_id and m.number > reads.get(m.conversation, 0)})
 
 
 def _reads(s: Session, game_id: int, who: Caller) -> dict[str, int]:
@@ -161,7 +167,7 @@ def post_message(game_id: GameId, body: MessageIn, who: CallerDep, j: JudgeDep) 
     if _CONTROL.search(text):
         raise invalid("the message holds control characters")
     with j.db.write() as s:
-        # the row lock orders the game's messages: ids grow in commit order
+        # the row lock orders the game's messages: numbers grow in commit order
         game = lock_game(s, game_id)
         if game is None:
             raise not_found(f"there is no game {game_id}")
@@ -171,9 +177,11 @@ def post_message(game_id: GameId, body: MessageIn, who: CallerDep, j: JudgeDep) 
         _throttle(s, j, who)
         conversation = PUBLIC if not recipients else ",".join(
             sorted({sender or MASTER, *recipients}))
-        message = Message(game_id=game_id, turn=game.turn, phase=game.phase, sender_id=who.user_id,
-                          sender_power=sender, public=not recipients, conversation=conversation,
-                          body=text, sent_at=utcnow())
+        number = (s.scalar(select(func.max(Message.number)).where(
+            Message.game_id == game_id)) or 0) + 1
+        message = Message(game_id=game_id, number=number, turn=game.turn, phase=game.phase,
+                          sender_id=who.user_id, sender_power=sender, public=not recipients,
+                          conversation=conversation, body=text, sent_at=utcnow())
         s.add(message)
         s.flush()
         s.add_all(MessageRecipient(message_id=message.id, power=p, game_id=game_id)
@@ -195,10 +203,10 @@ def list_messages(
     with j.db.read() as s:
         game = get_game(s, game_id)
         power = _member(s, game, who)
-        query = select(Message).where(_visible(game_id, who, power), Message.id > since)
+        query = select(Message).where(_visible(game_id, who, power), Message.number > since)
         if conversation is not None:
             query = query.where(Message.conversation == _conversation_key(conversation))
-        messages = list(s.scalars(query.order_by(Message.id).limit(limit)))
+        messages = list(s.scalars(query.order_by(Message.number).limit(limit)))
         to: dict[int, list[str]] = {}
         for mid, p in s.execute(select(MessageRecipient.message_id, MessageRecipient.power)
                                 .where(MessageRecipient.message_id.in_(
@@ -218,8 +226,9 @@ def _conversations(s: Session, game_id: int, who: Caller,
                    power: str | None) -> list[ConversationOut]:
     reads = _reads(s, game_id, who)
     found: dict[str, ConversationOut] = {}
-    rows = s.execute(select(Message.id, Message.conversation, Message.sender_id, Message.sent_at)
-                     .where(_visible(game_id, who, power)).order_by(Message.id))
+    rows = s.execute(select(Message.number, Message.conversation, Message.sender_id,
+                            Message.sent_at)
+                     .where(_visible(game_id, who, power)).order_by(Message.number))
     for mid, key, sender, at in rows:
         c = found.get(key)
         if c is None:

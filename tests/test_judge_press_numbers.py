@@ -1,0 +1,46 @@
+"""Message ids are numbers within their game (issue 26, item 12): the ids a player sees
+never tell how much press the judge's other games send, and since=, up_to, read
+markers and unread counts all work on those numbers. SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from judge_fixtures import Api
+
+
+def test_message_ids_count_within_each_game(api: Api) -> None:
+    busy, quiet = api.full_game(), api.full_game()
+    # much private press in another game
+    for n in range(12):
+        api.call("POST", f"/games/{busy.id}/messages", busy.players["france"],
+                 {"to": ["england"], "body": f"secret {n}"}, expect=201)
+    fr, en = quiet.players["france"], quiet.players["england"]
+    first = api.json("POST", f"/games/{quiet.id}/messages", fr,
+                     {"to": ["england"], "body": "one"}, expect=201)
+    second = api.json("POST", f"/games/{quiet.id}/messages", en,
+                      {"to": "all", "body": "two"}, expect=201)
+    # the quiet game's press is numbered 1, 2: the busy game's twelve do not show
+    assert (first["id"], second["id"]) == (1, 2)
+    assert [m["id"] for m in api.json("GET", f"/games/{busy.id}/messages",
+                                      busy.players["england"])] == list(range(1, 13))
+    assert [m["id"] for m in api.json("GET", f"/games/{quiet.id}/messages", en)] == [1, 2]
+    # since= is a number within the game
+    assert [m["body"] for m in api.json("GET", f"/games/{quiet.id}/messages?since=1", en)] \
+        == ["two"]
+    convs = {c["conversation"]: c for c in api.json("GET", f"/games/{quiet.id}/conversations",
+                                                      fr)}
+    assert convs["all"]["last_id"] == 2 and convs["all"]["unread"] == 1
+    assert convs["england,france"]["last_id"] == 1
+    # up_to= a number of this game, and the marker holds it
+    got = {c["conversation"]: c for c in api.json(
+        "POST", f"/games/{quiet.id}/messages/read", fr, {"conversation": "all", "up_to": 2})}
+    assert got["all"]["read_up_to"] == 2 and got["all"]["unread"] == 0
+    # a later message in the busy game leaves the quiet game's counts alone, and the
+    # next message in the quiet game is 3
+    api.call("POST", f"/games/{busy.id}/messages", busy.players["italy"],
+             {"to": "all", "body": "elsewhere"}, expect=201)
+    third = api.json("POST", f"/games/{quiet.id}/messages", en, {"to": "all", "body": "three"},
+                     expect=201)
+    assert third["id"] == 3
+    convs = {c["conversation"]: c for c in api.json("GET", f"/games/{quiet.id}/conversations",
+                                                      fr)}
+    assert convs["all"]["unread"] == 1 and convs["all"]["last_id"] == 3
