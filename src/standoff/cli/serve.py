@@ -34,10 +34,14 @@ _JUDGE_MODULES = {"fastapi", "starlette", "uvicorn", "sqlalchemy", "alembic", "a
                    "command line is visible to other users of the machine).")
 @click.option("--smtp-starttls/--no-smtp-starttls", default=None,
               help="Upgrade the SMTP connection with STARTTLS (env STANDOFF_SMTP_STARTTLS).")
+@click.option("--trusted-proxies", default=None, metavar="ADDRESSES",
+              help="Comma-separated addresses or networks (127.0.0.1, 10.0.0.0/8) of reverse "
+                   "proxies whose X-Forwarded-For is believed (env STANDOFF_TRUSTED_PROXIES). "
+                   "Default: none; every client is the connection's own address.")
 def serve(host: str, port: int, database_url: str | None, workers: int,
           smtp_host: str | None, smtp_port: int | None, smtp_from: str | None,
           smtp_user: str | None, smtp_password: str | None,
-          smtp_starttls: bool | None) -> None:
+          smtp_starttls: bool | None, trusted_proxies: str | None) -> None:
     """Run the web judge (the 'judge' extra): the HTTP API at /api/v1, its docs at /docs.
 
     The database is migrated to the newest schema on start. Other settings come
@@ -59,6 +63,8 @@ def serve(host: str, port: int, database_url: str | None, workers: int,
             "smtp_user": smtp_user, "smtp_password": smtp_password,
             "smtp_starttls": smtp_starttls}
     overrides.update({k: v for k, v in smtp.items() if v is not None})
+    if trusted_proxies is not None:
+        overrides["trusted_proxies"] = tuple(trusted_proxies.replace(",", " ").split())
     try:
         run(Settings.from_env(**overrides))
     except (ServeError, ValueError) as exc:  # ValueError: a STANDOFF_* value that is no value

@@ -36,6 +36,7 @@ from .context import Judge, JudgeDep
 from .db import utcnow
 from .errors import ApiError, forbidden, unauthenticated
 from .models import LoginFailure, Token, User
+from .proxies import request_client
 from .settings import Settings
 
 SESSION_COOKIE = "standoff_session"
@@ -166,7 +167,10 @@ def check_csrf(request: Request, session_secret: str) -> None:
 
 
 def client_ip(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
+    """The client's address for the throttles: the socket's peer, or behind a proxy
+    the judge trusts (``Settings.trusted_proxies``) the address it forwarded."""
+    j: Judge = request.app.state.judge
+    return request_client(request, j.settings.trusted_proxies)
 
 
 def log_in(j: Judge, username: str, password: str, ip: str) -> User:

@@ -8,6 +8,7 @@ since they receive nothing but the environment.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
@@ -54,6 +55,10 @@ class Settings:
     session_seconds: int = 14 * 24 * 3600
     #: mark cookies Secure (set when the judge is served over HTTPS)
     secure_cookies: bool = False
+    #: addresses and networks (``10.0.0.5``, ``127.0.0.1/32``, ``::1``) of the reverse
+    #: proxies whose ``X-Forwarded-For`` the judge believes; empty: nobody's, every client
+    #: is the socket's peer (``STANDOFF_TRUSTED_PROXIES``, comma-separated)
+    trusted_proxies: tuple[str, ...] = ()
     #: default seconds per phase type
     default_deadlines: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_DEADLINES))
     #: SQLAlchemy pool size per process (PostgreSQL)
@@ -93,6 +98,7 @@ class Settings:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "database_url", normalise_database_url(self.database_url))
+        object.__setattr__(self, "trusted_proxies", _networks(self.trusted_proxies))
         if self.sqlite_synchronous.upper() not in ("FULL", "NORMAL"):
             raise ValueError("STANDOFF_SQLITE_SYNCHRONOUS must be FULL or NORMAL")
         if not 0 <= self.reminder_fraction <= 1:
@@ -128,6 +134,8 @@ class Settings:
                 text = ",".join(f"{k}={v}" for k, v in value.items())
             elif isinstance(value, bool):
                 text = "1" if value else "0"
+            elif isinstance(value, tuple):
+                text = ",".join(value)
             else:
                 text = str(value)
             out[_env_name(f.name)] = text
@@ -163,11 +171,24 @@ def _parse(name: str, raw: str, default: Any) -> Any:
         return parsed
     if isinstance(default, bool):
         return raw.strip().lower() in ("1", "true", "yes", "on")
+    if isinstance(default, tuple):
+        return tuple(item for item in raw.replace(",", " ").split() if item)
     if isinstance(default, int):
         return int(raw)
     if isinstance(default, float):
         return float(raw)
     return raw
+
+
+def _networks(items: tuple[str, ...] | list[str] | str) -> tuple[str, ...]:
+    """Trusted proxies checked once, at start, and kept in one spelling
+    (``10.0.0.5/32``), so a typo stops the judge rather than trusting nobody silently."""
+    if isinstance(items, str):
+        items = tuple(items.replace(",", " ").split())
+    try:
+        return tuple(str(ipaddress.ip_network(item.strip(), strict=False)) for item in items)
+    except ValueError as exc:
+        raise ValueError(f"STANDOFF_TRUSTED_PROXIES: {exc}") from exc
 
 
 def _env_name(name: str) -> str:
