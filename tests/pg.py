@@ -81,13 +81,22 @@ class PostgresServer:
                 os.chown(p, ids.pw_uid, ids.pw_gid)
         self._run([str(self.bin / "initdb"), "-D", str(self.data), "-A", "trust", "-U",
                    "postgres", "-E", "UTF8", "--no-sync", "--locale=C"])
+        self.resume()
+        return self
+
+    def resume(self) -> None:
+        """Start the server of the cluster (again, after :meth:`halt`)."""
         options = (f"-p {self.port} -k {self.socket_dir} -c listen_addresses=127.0.0.1 "
                    "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
                    "-c max_connections=300 -c shared_buffers=64MB")
         self._run([str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.log),
                    "-o", options, "-w", "-t", "60", "start"])
         self._wait()
-        return self
+
+    def halt(self) -> None:
+        """Stop the server as an operator's ``systemctl stop`` would (fast shutdown:
+        clients are disconnected), keeping the cluster for :meth:`resume`."""
+        self._run([str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop"])
 
     def stop(self) -> None:
         try:

@@ -22,11 +22,12 @@ from starlette.concurrency import run_in_threadpool
 
 from standoff import __version__
 
-from . import accounts, games, history, orders, press, votes
+from . import accounts, games, history, lobby, orders, press, votes
 from .context import Judge
 from .db import Database
 from .docs import install_docs
-from .errors import BodyLimit, install_error_handlers
+from .errors import ApiError, BodyLimit, ErrorBody, install_error_handlers
+from .health import NotReady, Readiness
 from .mail import Mailer
 from .scheduler import Scheduler
 from .settings import Settings
@@ -72,7 +73,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.mailer = mailer
     install_error_handlers(app)
     install_docs(app)
-    for module in (accounts, games, orders, history, press, votes):
+    for module in (accounts, games, lobby, orders, history, press, votes):
         app.include_router(module.router)
     install_pages(app)
 
@@ -86,8 +87,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/v1/status", tags=["server"])
     def status() -> dict[str, Any]:
-        """The server is up: its version and database kind."""
+        """Liveness: the process answers (its version and database kind). It touches no
+        database: see ``/api/v1/ready`` for that."""
         return {"ok": True, "version": __version__, "database": db.dialect}
+
+    readiness = Readiness(db)
+
+    @app.get("/api/v1/ready", tags=["server"],
+             responses={503: {"model": ErrorBody, "description": "the database takes no writes"}})
+    async def ready() -> dict[str, Any]:
+        """Readiness: this process's database took a write just now (``health.py``);
+        503 ``unavailable`` within a few seconds when it does not."""
+        try:
+            return await readiness.check()
+        except NotReady as exc:
+            raise ApiError(503, str(exc)) from None
 
     # a new game may carry a designer's variant file: a larger body there only
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes,
