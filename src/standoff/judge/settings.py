@@ -47,10 +47,18 @@ class Settings:
     argon2_time_cost: int = 3
     argon2_memory_kib: int = 65536
     argon2_parallelism: int = 4
-    #: log-in throttling: this many failures within the window, per username and
-    #: per client address, answer 429 until the window has moved on
+    #: log-in throttling: this many failures within the window per client address, and
+    #: per username from addresses the account never logged in from, then 429
     login_max_failures: int = 10
     login_window_seconds: int = 300
+    #: sign-ups: this many accounts made from one client address within the window, then 429
+    signup_max_per_address: int = 10
+    signup_window_seconds: int = 3600
+    #: argon2 hashes and verifications running at once in each process (each holds
+    #: argon2_memory_kib; ``--workers N`` makes it N times this); a request waits this
+    #: many seconds for a slot, then gets 503 with Retry-After
+    max_concurrent_hashes: int = 2
+    hash_wait_seconds: float = 5.0
     #: how long a page session (cookie) lasts; bearer tokens last until revoked
     session_seconds: int = 14 * 24 * 3600
     #: mark cookies Secure (set when the judge is served over HTTPS)
