@@ -20,7 +20,7 @@ from datetime import timedelta
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Query
-from sqlalchemy import ColumnElement, func, or_, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from . import engine
@@ -28,6 +28,7 @@ from .auth import Caller, CallerDep, optional_caller
 from .context import Judge, JudgeDep
 from .db import utcnow
 from .errors import ERROR_RESPONSES, ApiError, conflict, forbidden, not_found
+from .lobby import check_game_limits
 from .models import Game, PendingOrders, Seat, User
 from .processing import lock_game, remind_time, request_processing, start_game
 from .schemas import (
@@ -35,7 +36,6 @@ from .schemas import (
     GameId,
     GameIn,
     GameOut,
-    GameSummaryOut,
     OptionOut,
     PowerOut,
     SeatIn,
@@ -165,6 +165,7 @@ def create_game(body: GameIn, who: CallerDep, j: JudgeDep) -> GameOut:
         deadlines.update({k: s for k, s in body.deadlines.model_dump().items() if s is not None})
     now = utcnow()
     with j.db.write() as s:
+        check_game_limits(s, j, who)
         chosen = game_variant(s, body.variant, body.variant_file, now)
         state = engine.new_state(chosen.name, options)
         phase, _ = engine.phase_of(state)
@@ -176,43 +177,13 @@ def create_game(body: GameIn, who: CallerDep, j: JudgeDep) -> GameOut:
                     paused_remaining=None, process_requested=False, outcome=None,
                     created_at=now, started_at=None, finished_at=None,
                     variant_file=chosen.text, variant_sha256=chosen.sha256, remind_at=None,
-                    reminded_turn=None)
+                    reminded_turn=None, power_count=len(engine.powers(chosen.name)))
         s.add(game)
         s.flush()
         return game_out(s, game, who)
 
 
-@router.get("/games", response_model=list[GameSummaryOut])
-def list_games(who: MaybeCaller, j: JudgeDep,
-               status: Annotated[Status | None, Query()] = None) -> list[GameSummaryOut]:
-    """Games the caller plays or masters, and public games still forming (without
-    credentials: only those)."""
-    open_public: ColumnElement[bool] = (Game.status == "forming") & Game.private.is_(False)
-    with j.db.read() as s:
-        where: ColumnElement[bool]
-        if who is None:
-            where = open_public
-        else:
-            playing = select(Seat.game_id).where(Seat.user_id == who.user_id)
-            where = or_(open_public, Game.master_id == who.user_id, Game.id.in_(playing))
-        query = select(Game).where(where)
-        if status is not None:
-            query = query.where(Game.status == status)
-        games = list(s.scalars(query.order_by(Game.id.desc()).limit(500)))
-        ids = [g.id for g in games]
-        taken = {gid: n for gid, n in s.execute(
-            select(Seat.game_id, func.count()).where(Seat.game_id.in_(ids))
-            .group_by(Seat.game_id))}
-        mine: dict[int, str] = {}
-        if who is not None:
-            mine = {gid: power for gid, power in s.execute(select(Seat.game_id, Seat.power).where(
-                Seat.game_id.in_(ids), Seat.user_id == who.user_id))}
-    return [GameSummaryOut(
-        id=g.id, name=g.name, variant=g.variant, status=_status(g.status), phase=g.phase,
-        deadline=g.deadline, press=g.press, anonymous=g.anonymous, private=g.private,
-        seats_taken=taken.get(g.id, 0), seats=len(engine.powers(g.variant)),
-        your_power=mine.get(g.id), master=who is not None and who.user_id == g.master_id)
-        for g in games]
+# GET /games (the lobby's listing, paged) is in lobby.py, with the limits on creating
 
 
 @router.get("/games/{game_id}", response_model=GameOut)

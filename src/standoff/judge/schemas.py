@@ -156,6 +156,9 @@ class GameSummaryOut(BaseModel):
     private: bool
     seats_taken: int
     seats: int
+    taken_powers: list[str] = Field(default_factory=list, description=(
+        "the powers already seated, while the game is forming (who plays them is not "
+        "said): the others are free"))
     your_power: str | None
     master: bool
 

@@ -83,6 +83,10 @@ class Settings:
     press_window_seconds: int = 60
     #: press: the longest message body, in characters
     press_max_chars: int = 5000
+    #: lobby: the forming games one account may master at once (409 after), and the
+    #: games it may create in any rolling hour (429 after); 0 turns a limit off
+    forming_games_max: int = 10
+    games_per_hour: int = 30
     #: e-mail: nothing is sent unless ``smtp_host`` is set
     smtp_host: str = ""
     smtp_port: int = 25
