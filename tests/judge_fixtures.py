@@ -31,7 +31,9 @@ import pytest
 
 #: settings that make the judge fast to test: a cheap password hash, a quick clock
 FAST_ENV = {"STANDOFF_ARGON2_TIME_COST": "1", "STANDOFF_ARGON2_MEMORY_KIB": "1024",
-            "STANDOFF_ARGON2_PARALLELISM": "1", "STANDOFF_POLL_INTERVAL": "0.1"}
+            "STANDOFF_ARGON2_PARALLELISM": "1", "STANDOFF_POLL_INTERVAL": "0.1",
+            # a test signs up many accounts from one address
+            "STANDOFF_SIGNUP_MAX_PER_ADDRESS": "100000"}
 PASSWORD = "correct horse"
 _names = itertools.count(1)
 

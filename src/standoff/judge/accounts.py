@@ -1,38 +1,88 @@
-"""Routes for accounts, bearer tokens and page sessions (the mechanics are in auth.py)."""
+"""Routes for accounts, bearer tokens and page sessions (the mechanics are in auth.py
+and passwords.py).
+
+The routes that hash or verify a password are ``async``: they wait for a slot of
+the process's hashing gate on the event loop, holding no thread, and do their
+database work in the thread pool. So a flood of sign-ups or log-ins costs the
+server at most ``max_concurrent_hashes`` argon2 computations and a few futures,
+and ``/api/v1/status`` and the games keep answering.
+
+Account management lives under ``/api/v1/account``: change the password (the
+current one is checked, throttled like a log-in, and every other token and
+session is revoked), change the e-mail address, list one's tokens and sessions
+(never their secrets) and revoke one, or all.
+"""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request, Response
-from sqlalchemy import select
+from datetime import datetime
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Path, Request, Response
+from pydantic import BaseModel, Field, StringConstraints
+from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
+from starlette.concurrency import run_in_threadpool
 
 from .auth import (
     CSRF_COOKIE,
     SESSION_COOKIE,
+    Caller,
     CallerDep,
+    begin_sign_up,
     client_ip,
     csrf_token,
+    deleted,
+    forget_sign_up,
     issue_token,
     log_in,
-    passwords,
     revoke,
     username_key,
 )
-from .context import JudgeDep
+from .context import Judge, JudgeDep
 from .db import utcnow
-from .errors import ERROR_RESPONSES, conflict
-from .models import User
-from .schemas import AccountIn, AccountOut, CredentialsIn, SessionOut, TokenOut
+from .errors import ERROR_RESPONSES, conflict, not_found
+from .models import Token, User
+from .passwords import check_strength, passwords
+from .schemas import AccountIn, AccountOut, CredentialsIn, Password, SessionOut, TokenOut
+from .schemas import Request as Body
 
 router = APIRouter(prefix="/api/v1", tags=["accounts"], responses=ERROR_RESPONSES)
 
+Email = Annotated[str, StringConstraints(max_length=254, pattern=r"^[^@\s]+@[^@\s]+$")]
 
 
-@router.post("/accounts", status_code=201, response_model=AccountOut)
-def create_account(body: AccountIn, j: JudgeDep) -> AccountOut:
-    """Sign up. Usernames are unique regardless of case."""
-    hashed = passwords(j.settings).hash(body.password)
-    key = username_key(body.username)
+class AccountDetailsOut(BaseModel):
+    id: int
+    username: str
+    email: str | None
+
+
+class PasswordChangeIn(Body):
+    password: Annotated[str, StringConstraints(max_length=256)] = Field(
+        description="the current password")
+    new_password: Password
+
+
+class EmailIn(Body):
+    email: Email | None = Field(description="the new address; null removes it")
+
+
+class TokenInfoOut(BaseModel):
+    id: int
+    kind: Literal["api", "session"] = Field(description="api: a bearer token; session: a "
+                                            "page session (cookie)")
+    created: datetime
+    expires: datetime | None = Field(description="null: until revoked")
+    current: bool = Field(description="the token or session of this very request")
+
+
+def _taken(j: Judge, key: str) -> bool:
+    with j.db.read() as s:
+        return s.scalar(select(User.id).where(User.username_key == key)) is not None
+
+
+def _create(j: Judge, body: AccountIn, key: str, hashed: str) -> int:
     try:
         with j.db.write() as s:
             if s.scalar(select(User.id).where(User.username_key == key)) is not None:
@@ -41,24 +91,51 @@ def create_account(body: AccountIn, j: JudgeDep) -> AccountOut:
                         password_hash=hashed, created_at=utcnow())
             s.add(user)
             s.flush()
-            uid = user.id
+            return user.id
     except IntegrityError as exc:  # the same name, created at the same moment
         raise conflict(f"the username {body.username!r} is taken") from exc
+
+
+@router.post("/accounts", status_code=201, response_model=AccountOut)
+async def create_account(body: AccountIn, request: Request, j: JudgeDep) -> AccountOut:
+    """Sign up. Usernames are unique regardless of case. Passwords that are easy to
+    guess are refused (400). Sign-ups are throttled per client address (429)."""
+    key = username_key(body.username)
+    # the cheap refusals first, before any argon2 work: a taken name, a weak password
+    if await run_in_threadpool(_taken, j, key):
+        raise conflict(f"the username {body.username!r} is taken")
+    await run_in_threadpool(check_strength, body.password, body.username, body.email)
+    row = await run_in_threadpool(begin_sign_up, j, client_ip(request))
+    try:
+        hashed = await passwords(j.settings).hash(body.password)
+        uid = await run_in_threadpool(_create, j, body, key, hashed)
+    except BaseException:
+        await run_in_threadpool(forget_sign_up, j, row)
+        raise
     return AccountOut(id=uid, username=body.username)
 
 
-@router.get("/account", response_model=AccountOut)
-def whoami(who: CallerDep) -> AccountOut:
-    """The account the credentials belong to."""
-    return AccountOut(id=who.user_id, username=who.username)
+def _details(j: Judge, user_id: int) -> AccountDetailsOut:
+    with j.db.read() as s:
+        user = s.get(User, user_id)
+        if user is None:  # deleted since the token was checked
+            raise not_found("this account no longer exists")
+        return AccountDetailsOut(id=user.id, username=user.username, email=user.email)
+
+
+@router.get("/account", response_model=AccountDetailsOut)
+def whoami(who: CallerDep, j: JudgeDep) -> AccountDetailsOut:
+    """The account the credentials belong to (its e-mail address only to itself)."""
+    return _details(j, who.user_id)
 
 
 @router.post("/tokens", status_code=201, response_model=TokenOut)
-def create_token(body: CredentialsIn, request: Request, j: JudgeDep) -> TokenOut:
+async def create_token(body: CredentialsIn, request: Request, j: JudgeDep) -> TokenOut:
     """A bearer token for bots and scripts (``Authorization: Bearer <token>``).
-    Log-ins are throttled: too many failures for a name or an address answer 429."""
-    user = log_in(j, body.username, body.password, client_ip(request))
-    return TokenOut(token=issue_token(j, user.id, "api"))
+    Log-ins are throttled: too many failures from an address, or for a name from
+    addresses it never logged in from, answer 429."""
+    user = await log_in(j, body.username, body.password, client_ip(request))
+    return TokenOut(token=await run_in_threadpool(issue_token, j, user.id, "api"))
 
 
 @router.delete("/tokens", status_code=204)
@@ -69,12 +146,12 @@ def revoke_token(who: CallerDep, j: JudgeDep) -> Response:
 
 
 @router.post("/session", status_code=201, response_model=SessionOut)
-def create_session(body: CredentialsIn, request: Request, response: Response,
-                   j: JudgeDep) -> SessionOut:
+async def create_session(body: CredentialsIn, request: Request, response: Response,
+                         j: JudgeDep) -> SessionOut:
     """Log in for the web pages: sets the session cookie and the CSRF cookie. Every
     change made with the cookie must send the CSRF token as ``X-CSRF-Token``."""
-    user = log_in(j, body.username, body.password, client_ip(request))
-    secret = issue_token(j, user.id, "session")
+    user = await log_in(j, body.username, body.password, client_ip(request))
+    secret = await run_in_threadpool(issue_token, j, user.id, "session")
     csrf = csrf_token(secret)
     age = j.settings.session_seconds
     secure = j.settings.secure_cookies
@@ -85,6 +162,15 @@ def create_session(body: CredentialsIn, request: Request, response: Response,
     return SessionOut(username=user.username, csrf_token=csrf)
 
 
+def _signed_out(who: Caller) -> Response:
+    """204, clearing the page's cookies when the request came with them."""
+    response = Response(status_code=204)
+    if who.via == "cookie":
+        response.delete_cookie(SESSION_COOKIE, path="/")
+        response.delete_cookie(CSRF_COOKIE, path="/")
+    return response
+
+
 @router.delete("/session", status_code=204)
 def end_session(who: CallerDep, j: JudgeDep) -> Response:
     """Log out of the web pages (CSRF-checked like every cookie change)."""
@@ -93,3 +179,68 @@ def end_session(who: CallerDep, j: JudgeDep) -> Response:
     response.delete_cookie(SESSION_COOKIE, path="/")
     response.delete_cookie(CSRF_COOKIE, path="/")
     return response
+
+
+# -- managing one's account ---------------------------------------------------------------
+
+def _set_password(j: Judge, user_id: int, hashed: str, keep_token: int) -> None:
+    with j.db.write() as s:
+        s.execute(update(User).where(User.id == user_id).values(password_hash=hashed))
+        s.execute(delete(Token).where(Token.user_id == user_id, Token.id != keep_token))
+
+
+@router.put("/account/password", status_code=204)
+async def change_password(body: PasswordChangeIn, request: Request, who: CallerDep,
+                          j: JudgeDep) -> Response:
+    """Change the password: ``password`` is the current one (checked and throttled
+    like a log-in: 401 when wrong). Every other token and session of the account is
+    revoked; the one of this request stays."""
+    await log_in(j, who.username, body.password, client_ip(request))
+    details = await run_in_threadpool(_details, j, who.user_id)
+    await run_in_threadpool(check_strength, body.new_password, who.username, details.email)
+    hashed = await passwords(j.settings).hash(body.new_password)
+    await run_in_threadpool(_set_password, j, who.user_id, hashed, who.token_id)
+    return Response(status_code=204)
+
+
+@router.put("/account/email", response_model=AccountDetailsOut)
+def change_email(body: EmailIn, who: CallerDep, j: JudgeDep) -> AccountDetailsOut:
+    """Change the e-mail address deadline reminders go to (null: none)."""
+    with j.db.write() as s:
+        s.execute(update(User).where(User.id == who.user_id).values(email=body.email))
+    return _details(j, who.user_id)
+
+
+@router.get("/account/tokens", response_model=list[TokenInfoOut])
+def list_tokens(who: CallerDep, j: JudgeDep) -> list[TokenInfoOut]:
+    """The account's bearer tokens and page sessions that are still valid, oldest
+    first; never their secrets (only their hashes are kept)."""
+    now = utcnow()
+    with j.db.read() as s:
+        rows = s.scalars(select(Token).where(Token.user_id == who.user_id).order_by(Token.id))
+        return [TokenInfoOut(id=t.id, kind="session" if t.kind == "session" else "api",
+                             created=t.created_at, expires=t.expires_at,
+                             current=t.id == who.token_id)
+                for t in rows if t.expires_at is None or t.expires_at > now]
+
+
+@router.delete("/account/tokens/{token_id}", status_code=204)
+def revoke_one(token_id: Annotated[int, Path(ge=1, le=2**31 - 1)], who: CallerDep,
+               j: JudgeDep) -> Response:
+    """Revoke one of the account's tokens or sessions by its id (404 if it is not
+    one of the account's)."""
+    with j.db.write() as s:
+        gone = deleted(s, delete(Token).where(Token.id == token_id,
+                                              Token.user_id == who.user_id))
+    if not gone:
+        raise not_found(f"you have no token or session {token_id}")
+    return _signed_out(who) if token_id == who.token_id else Response(status_code=204)
+
+
+@router.delete("/account/tokens", status_code=204)
+def revoke_all(who: CallerDep, j: JudgeDep) -> Response:
+    """Revoke every token and session of the account, this request's included:
+    signed out everywhere."""
+    with j.db.write() as s:
+        s.execute(delete(Token).where(Token.user_id == who.user_id))
+    return _signed_out(who)

@@ -1,8 +1,8 @@
-"""Who is calling: passwords, bearer tokens, page sessions, CSRF, log-in throttling.
+"""Who is calling: bearer tokens, page sessions, CSRF, and the throttles of log-in
+and sign-up (the passwords themselves are in passwords.py).
 
-* Passwords are hashed with argon2id (argon2-cffi); a log-in for an unknown
-  name still verifies against a dummy hash, so timing does not tell which
-  names exist.
+* A log-in for an unknown name verifies the dummy hash all the same, so its time
+  does not tell which names exist.
 * Bearer tokens and session ids are 256-bit random secrets; the database keeps
   only their SHA-256 (a secret this long needs no slow hash), so a copy of it
   lets nobody in.
@@ -13,8 +13,23 @@
   cookie and in the log-in answer), and, when the browser sends an ``Origin``,
   come from this server's own origin. Bearer requests need neither: a browser
   never adds an ``Authorization`` header by itself.
-* Failed log-ins are rows in the database, so the limit (per username and per
-  client address) holds across every server process sharing it.
+
+**The throttles count before they let a password through.** An attempt is a row
+(``login_failures``, ``signups``), inserted and *committed first*; then the rows
+of the window are counted, and more than the limit is 429. Ordered by commit, the
+k-th attempt's count sees the k-1 committed before it and its own, so the
+(limit+1)-th and later see more than the limit: at most ``limit`` attempts reach
+argon2 per window, however many arrive at once and however many processes (or
+machines) share the database, with no lock. (Counting first and recording the
+failure after the verification, as before, let 40 of 60 concurrent guesses
+through a limit of 10.) A log-in's row is deleted when it succeeds, or when it
+never reached argon2 (the hashing gate was full); a failed guess keeps it, and so
+does a refused one, so an address that keeps guessing stays refused.
+
+**Nobody can lock an owner out.** The per-address limit always applies. The
+per-username limit applies only to addresses the account has never logged in
+from (``known_addresses``, written on each success): strangers' failures against
+a name stop strangers, not its owner at home.
 """
 
 from __future__ import annotations
@@ -24,56 +39,26 @@ import hmac
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Annotated
+from typing import Annotated, Any, cast
 
-from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 from fastapi import Depends, Request
-from sqlalchemy import delete, func, select
+from sqlalchemy import ColumnElement, CursorResult, Delete, delete, func, select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
+from starlette.concurrency import run_in_threadpool
 
 from .context import Judge, JudgeDep
 from .db import utcnow
 from .errors import ApiError, forbidden, unauthenticated
-from .models import LoginFailure, Token, User
+from .models import KnownAddress, LoginFailure, SignUp, Token, User
+from .passwords import passwords
 from .proxies import request_client
-from .settings import Settings
 
 SESSION_COOKIE = "standoff_session"
 CSRF_COOKIE = "standoff_csrf"
 CSRF_HEADER = "x-csrf-token"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
-
-
-class Passwords:
-    """argon2id with the settings' cost."""
-
-    def __init__(self, settings: Settings) -> None:
-        self._hasher = PasswordHasher(time_cost=settings.argon2_time_cost,
-                                      memory_cost=settings.argon2_memory_kib,
-                                      parallelism=settings.argon2_parallelism)
-        self._dummy = self._hasher.hash(secrets.token_urlsafe(16))
-
-    def hash(self, password: str) -> str:
-        return self._hasher.hash(password)
-
-    def verify(self, stored: str | None, password: str) -> bool:
-        try:
-            return self._hasher.verify(stored or self._dummy, password) and stored is not None
-        except (VerifyMismatchError, VerificationError, InvalidHashError):
-            return False
-
-
-_passwords: dict[tuple[int, int, int], Passwords] = {}
-
-
-def passwords(settings: Settings) -> Passwords:
-    """One hasher per cost (its dummy hash is made once)."""
-    cost = (settings.argon2_time_cost, settings.argon2_memory_kib, settings.argon2_parallelism)
-    found = _passwords.get(cost)
-    if found is None:
-        found = _passwords[cost] = Passwords(settings)
-    return found
 
 
 def new_secret() -> str:
@@ -173,30 +158,147 @@ def client_ip(request: Request) -> str:
     return request_client(request, j.settings.trusted_proxies)
 
 
-def log_in(j: Judge, username: str, password: str, ip: str) -> User:
-    """Check a username and password, throttled: raise 429 after too many recent
-    failures for the name or the address, 401 on a wrong pair."""
-    key = username_key(username)
-    cfg = j.settings
-    since = utcnow() - timedelta(seconds=cfg.login_window_seconds)
-    with j.db.read() as s:
-        by_name = s.scalar(select(func.count()).select_from(LoginFailure)
-                           .where(LoginFailure.username_key == key, LoginFailure.at > since))
-        by_ip = s.scalar(select(func.count()).select_from(LoginFailure)
-                         .where(LoginFailure.ip == ip, LoginFailure.at > since))
-        user = s.scalar(select(User).where(User.username_key == key))
-    if (by_name or 0) >= cfg.login_max_failures or (by_ip or 0) >= cfg.login_max_failures:
-        raise ApiError(429, "too many failed log-ins: wait a few minutes",
-                       {"Retry-After": str(cfg.login_window_seconds)})
-    if user is None or not passwords(cfg).verify(user.password_hash, password):
-        with j.db.write() as s:
-            s.add(LoginFailure(username_key=key[:64], ip=ip[:64], at=utcnow()))
-            s.execute(delete(LoginFailure).where(LoginFailure.at <= since))
-        raise unauthenticated("wrong username or password")
-    with j.db.write() as s:
-        s.execute(delete(LoginFailure).where(LoginFailure.username_key == key))
-    return user
+def safe_next(target: str | None, default: str = "/lobby") -> str:
+    """``target`` if it is a path on this server, else ``default``: where to go after
+    logging in. A browser reads ``/\\evil.example/x`` as ``//evil.example/x`` and drops
+    tabs and newlines anywhere in a URL (``/<TAB>/host`` is ``//host``), so both
+    slashes, backslashes, control characters and spaces are refused, not only a
+    leading ``//``."""
+    if not target or not target.startswith("/") or target[1:2] in ("/", "\\"):
+        return default
+    if any(c == "\\" or ord(c) <= 0x20 or ord(c) == 0x7F for c in target):
+        return default
+    return target
 
+
+# -- throttles ----------------------------------------------------------------------------
+
+def too_many(detail: str, seconds: int) -> ApiError:
+    return ApiError(429, detail, {"Retry-After": str(seconds)})
+
+
+def _count(s: Session, model: type[LoginFailure] | type[SignUp],
+           *where: ColumnElement[bool]) -> int:
+    return int(s.scalar(select(func.count()).select_from(model).where(*where)) or 0)
+
+
+@dataclass(frozen=True)
+class Account:
+    """Who a log-in found: enough for the routes, nothing else carried around."""
+
+    id: int
+    username: str
+
+
+@dataclass(frozen=True)
+class _Attempt:
+    row_id: int
+    user: Account | None
+    stored: str | None
+
+
+def _begin_log_in(j: Judge, key: str, ip: str) -> _Attempt:
+    """Record the attempt (committed), then count; 429 over a limit (see above)."""
+    cfg = j.settings
+    now = utcnow()
+    with j.db.write() as s:
+        row = LoginFailure(username_key=key[:64], ip=ip[:64], at=now)
+        s.add(row)
+        s.flush()
+        row_id = row.id
+    since = now - timedelta(seconds=cfg.login_window_seconds)
+    with j.db.read() as s:
+        user = s.scalar(select(User).where(User.username_key == key))
+        by_ip = _count(s, LoginFailure, LoginFailure.ip == ip[:64], LoginFailure.at > since)
+        known = user is not None and s.get(KnownAddress, (user.id, ip[:64])) is not None
+        by_name = 0 if known else _count(s, LoginFailure, LoginFailure.username_key == key[:64],
+                                         LoginFailure.at > since)
+    if by_ip > cfg.login_max_failures or by_name > cfg.login_max_failures:
+        raise too_many("too many failed log-ins: wait a few minutes", cfg.login_window_seconds)
+    if user is None:
+        return _Attempt(row_id, None, None)
+    return _Attempt(row_id, Account(user.id, user.username), user.password_hash)
+
+
+def _forget(j: Judge, model: type[LoginFailure] | type[SignUp], row_id: int) -> None:
+    with j.db.write() as s:
+        s.execute(delete(model).where(model.id == row_id))
+
+
+def _logged_in(j: Judge, row_id: int, user_id: int, ip: str) -> None:
+    """A success: the attempt is no failure, and the address becomes known."""
+    now = utcnow()
+    with j.db.write() as s:
+        s.execute(delete(LoginFailure).where(LoginFailure.id == row_id))
+        insert = pg_insert if s.get_bind().dialect.name == "postgresql" else sqlite_insert
+        s.execute(insert(KnownAddress).values(user_id=user_id, ip=ip[:64], last_at=now)
+                  .on_conflict_do_update(index_elements=["user_id", "ip"],
+                                         set_={"last_at": now}))
+
+
+async def log_in(j: Judge, username: str, password: str, ip: str) -> Account:
+    """Check a username and password, throttled: 429 over a limit, 503 when the
+    hashing gate stays full, 401 on a wrong pair (an unknown name costs the same
+    argon2 verification as a known one)."""
+    attempt = await run_in_threadpool(_begin_log_in, j, username_key(username), ip)
+    try:
+        matched = await passwords(j.settings).verify(attempt.stored, password)
+    except ApiError:  # the gate was full: nothing was verified, so nothing counts
+        await run_in_threadpool(_forget, j, LoginFailure, attempt.row_id)
+        raise
+    if not matched or attempt.user is None:
+        raise unauthenticated("wrong username or password")
+    await run_in_threadpool(_logged_in, j, attempt.row_id, attempt.user.id, ip)
+    return attempt.user
+
+
+def begin_sign_up(j: Judge, ip: str) -> int:
+    """Record a sign-up from ``ip`` (committed), then count; 429 over the limit (the
+    refused row is deleted again: the rows are the accounts made, and those being
+    made). The row's id, to :func:`forget_sign_up` if the account is not made."""
+    cfg = j.settings
+    now = utcnow()
+    with j.db.write() as s:
+        row = SignUp(ip=ip[:64], at=now)
+        s.add(row)
+        s.flush()
+        row_id = row.id
+    since = now - timedelta(seconds=cfg.signup_window_seconds)
+    with j.db.read() as s:
+        made = _count(s, SignUp, SignUp.ip == ip[:64], SignUp.at > since)
+    if made > cfg.signup_max_per_address:
+        forget_sign_up(j, row_id)
+        raise too_many("too many accounts were made from this address: try again later",
+                       cfg.signup_window_seconds)
+    return row_id
+
+
+def forget_sign_up(j: Judge, row_id: int) -> None:
+    _forget(j, SignUp, row_id)
+
+
+def purge_expired(j: Judge) -> int:
+    """Delete what has expired: page sessions past their end, and log-in failures
+    and sign-ups older than their windows (they no longer count). How many rows
+    went. Meant to be called now and then (the scheduler does)."""
+    cfg = j.settings
+    now = utcnow()
+    with j.db.write() as s:
+        return (deleted(s, delete(Token).where(Token.expires_at.is_not(None),
+                                               Token.expires_at <= now))
+                + deleted(s, delete(LoginFailure).where(
+                    LoginFailure.at <= now - timedelta(seconds=cfg.login_window_seconds)))
+                + deleted(s, delete(SignUp).where(
+                    SignUp.at <= now - timedelta(seconds=cfg.signup_window_seconds))))
+
+
+def deleted(s: Session, statement: Delete) -> int:
+    """Run a DELETE; how many rows it removed."""
+    result = s.execute(statement)
+    return int(cast(CursorResult[Any], result).rowcount)
+
+
+# -- tokens -------------------------------------------------------------------------------
 
 def issue_token(j: Judge, user_id: int, kind: str) -> str:
     """A new secret for the user (``api`` or ``session``); only its hash is kept."""

@@ -22,7 +22,7 @@ from fastapi.templating import Jinja2Templates
 
 from standoff import __version__
 
-from .. import engine
+from .. import auth, engine
 from ..auth import Caller, optional_caller
 from ..errors import ApiError
 from ..games import show_game
@@ -76,7 +76,7 @@ def _game(request: Request, who: Caller, game_id: int,
 @router.get("/login", response_class=HTMLResponse)
 def login_page(request: Request, next: str = "/lobby") -> Response:
     who = page_caller(request)
-    safe_next = next if next.startswith("/") and not next.startswith("//") else "/lobby"
+    safe_next = auth.safe_next(next)
     if who is not None:
         return RedirectResponse(safe_next, status_code=303)
     return _render(request, "login.html", None, next=safe_next)
