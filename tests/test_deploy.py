@@ -308,3 +308,47 @@ def test_the_throttles_see_the_client_not_the_proxy_nor_a_forged_header(stack: S
         got = escaper.post("/api/v1/tokens", json={"username": "nobody-a11", **wrong},
                            headers={"X-Forwarded-For": FORGED})
         assert got.status_code == 429, got.text  # nor can the throttled one hide behind it
+
+
+# -- the rule itself -------------------------------------------------------------------
+
+@pytest.mark.parametrize(("peer", "header", "trusted", "client"), [
+    # nobody trusted (the default): the header is never read
+    ("127.0.0.1", ["203.0.113.9"], (), "127.0.0.1"),
+    # a client that is not a trusted proxy cannot claim another address
+    ("198.51.100.7", ["203.0.113.9"], ("127.0.0.1",), "198.51.100.7"),
+    # Caddy's replaced header: its one hop is the client
+    ("127.0.0.1", ["198.51.100.7"], ("127.0.0.1",), "198.51.100.7"),
+    # an appending proxy: whatever the client put further left is ignored
+    ("127.0.0.1", ["203.0.113.9, 198.51.100.7"], ("127.0.0.1",), "198.51.100.7"),
+    # two trusted proxies in a row (a CDN in 10/8, then Caddy), header on two lines
+    ("127.0.0.1", ["203.0.113.9, 198.51.100.7", "10.1.2.3"], ("127.0.0.1", "10.0.0.0/8"),
+     "198.51.100.7"),
+    # IPv6, and a peer written as an IPv4-mapped IPv6 address
+    ("::1", ["2001:db8::5"], ("::1",), "2001:db8::5"),
+    ("::ffff:127.0.0.1", ["198.51.100.7"], ("127.0.0.1",), "198.51.100.7"),
+    # a trusted proxy sending no header, or garbage: its own address, never a claim
+    ("127.0.0.1", [], ("127.0.0.1",), "127.0.0.1"),
+    ("127.0.0.1", ["203.0.113.9, not-an-address"], ("127.0.0.1",), "127.0.0.1"),
+    # every hop trusted: the left-most is the client
+    ("127.0.0.1", ["10.0.0.9"], ("127.0.0.1", "10.0.0.0/8"), "10.0.0.9"),
+])
+def test_the_client_is_the_right_most_untrusted_hop(peer: str, header: list[str],
+                                                     trusted: tuple[str, ...],
+                                                     client: str) -> None:
+    from standoff.judge.proxies import client_address
+    from standoff.judge.settings import Settings
+
+    networks = Settings(trusted_proxies=trusted).trusted_proxies
+    assert client_address(peer, header, networks) == client
+
+
+def test_a_bad_trusted_proxy_stops_the_judge_from_starting(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from standoff.cli import cli
+
+    done = CliRunner().invoke(cli, ["serve", "--database-url", f"sqlite:///{tmp_path}/j.db",
+                                    "--trusted-proxies", "127.0.0.1,10.0.0.300"])
+    assert done.exit_code == 2, done.output
+    assert "10.0.0.300" in done.output
