@@ -135,23 +135,24 @@ def test_a_submission_racing_processing_gets_409(api: Api,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """The phase is processed between the check of an order and its storing: the
     answer is 409 and the order is not stored anywhere (never a 200 then lost)."""
-    from standoff.judge import engine
+    from standoff.judge.engine import Rules
     from standoff.judge.processing import process_phase
 
     table = api.full_game()
     judge = api.client.app.state.judge
-    original = engine.check_orders
+    original = Rules.check_orders
 
-    def check_then_process(state: dict[str, Any], power: str, texts: list[str]) -> list[str]:
-        checked = original(state, power, texts)
+    def check_then_process(rules: Rules, state: dict[str, Any], power: str,
+                           texts: list[str]) -> list[str]:
+        checked = original(rules, state, power, texts)
         assert process_phase(judge, table.id)
         return checked
 
-    monkeypatch.setattr(engine, "check_orders", check_then_process)
+    monkeypatch.setattr(Rules, "check_orders", check_then_process)
     got = api.call("PUT", f"/games/{table.id}/orders", table.players["france"],
                    {"orders": ["A PAR - BUR"]}, expect=409).json()
     assert got["error"] == "conflict" and "phase already processed" in got["detail"]
-    monkeypatch.setattr(engine, "check_orders", original)
+    monkeypatch.setattr(Rules, "check_orders", original)
     assert api.phases(table)[0]["orders"] == {}
     assert api.json("GET", f"/games/{table.id}/orders", table.players["france"]) == {
         "power": "france", "phase": "F1901M", "orders": []}

@@ -40,13 +40,13 @@ def _check_history(phases: list[dict[str, Any]]) -> None:
 
 class Conqueror:
     """A scripted player that takes centres by force, knowing the map (as a player
-    does: ``engine.army_map``) and its legal orders (``/legal``)."""
+    does: ``Rules.army_map``) and its legal orders (``/legal``)."""
 
     def __init__(self, api: Api, table: Table, power: str, variant: str) -> None:
-        from standoff.judge import engine
+        from standoff.judge.engine import bundled_rules
 
         self.api, self.table, self.power = api, table, power
-        self.centres, self.links = engine.army_map(variant)
+        self.centres, self.links = bundled_rules(variant).army_map()
 
     def _distances(self, targets: set[str]) -> dict[str, int]:
         """Army moves from each province to the nearest target (multi-source BFS)."""

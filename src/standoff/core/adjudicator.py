@@ -34,7 +34,7 @@ from .position import (
 from .results import OrderResult, Reason
 from .retreats import adjudicate_retreats, retreat_targets
 from .transitions import apply_map_change
-from .variant import Variant, load_variant
+from .variant import Variant, VariantRegistry, load_variant
 
 OrdersInput = Mapping[str, Iterable["Order | str"]]
 
@@ -71,13 +71,16 @@ class PhaseResult:
             self._late = None
         return self._results
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, registry: VariantRegistry | None = None) -> dict[str, Any]:
+        """The JSON object; the variant is found in ``registry`` (default: the
+        module's :data:`~standoff.core.variant.DEFAULT_REGISTRY`)."""
+        variant = load_variant(self.position.variant, registry)
         return {
-            "phase": self.position.phase.name(load_variant(self.position.variant).calendar),
+            "phase": self.position.phase.name(variant.calendar),
             "results": [r.to_dict() for r in self.results],
             "disbanded": [f"{u.power} {u}" for u in self.disbanded],
             "events": list(self.events),
-            "next": self.next_position.to_dict(),
+            "next": self.next_position.to_dict(registry),
         }
 
 

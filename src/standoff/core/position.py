@@ -149,12 +149,13 @@ class Position:
                     f"{dict(self.centres)!r}, {self.dislodged!r}, {set(self.contested)!r}, "
                     f"{set(self.notes)!r})")
 
-    @property
-    def convoy_seas(self) -> frozenset[str]:
-        """Sea provinces holding a fleet (where convoy routes could run); cached."""
+    def convoy_seas(self, registry: VariantRegistry | None = None) -> frozenset[str]:
+        """Sea provinces holding a fleet (where convoy routes could run); cached. The
+        variant is found in ``registry`` (default: the module's)."""
         cached = self._cache.get("convoy_seas")
         if cached is None:
-            cached = self.convoy_seas_on(load_variant(self.variant).board_at(self.phase))
+            board = load_variant(self.variant, registry).board_at(self.phase)
+            cached = self.convoy_seas_on(board)
         return cached
 
     def convoy_seas_on(self, board: Board) -> frozenset[str]:

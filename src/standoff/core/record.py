@@ -52,7 +52,7 @@ from .phase import PhaseKind
 from .position import Position
 from .results import OrderResult
 from .value import Value, fields_repr
-from .variant import Variant, load_variant
+from .variant import Variant, VariantRegistry, load_variant
 from .victory import Outcome, decide_victory
 
 # -- values ---------------------------------------------------------------------------------
@@ -153,6 +153,9 @@ class GameRecord(Value):
     # -- JSON (a saved game's "game" object) ------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
+        """The JSON object (a saved game's ``"game"``); positions are written with the
+        record's own variant, never looked up by name."""
+        registry = VariantRegistry.of(self.variant)
         outcome: dict[str, Any] | None = None
         o = self.outcome
         if isinstance(o, Draw):
@@ -164,25 +167,30 @@ class GameRecord(Value):
             "options": self.options.to_dict(),
             "history": [
                 {
-                    "position": r.position.to_dict(),
+                    "position": r.position.to_dict(registry),
                     "orders": {p: [str(o) for o in os] for p, os in r.orders.items()},
                     "results": [x.to_dict() for x in r.results],
                     **({"events": list(r.events)} if r.events else {}),
                 }
                 for r in self.history
             ],
-            "position": self.position.to_dict(),
+            "position": self.position.to_dict(registry),
             "orders": {p.power: [str(o) for o in p.orders] for p in self.pending.powers},
             "outcome": outcome,
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> GameRecord:
+    def from_dict(cls, data: dict[str, Any], registry: VariantRegistry | None = None
+                  ) -> GameRecord:
         """Rebuild a game; raises StandoffError (or KeyError/TypeError) on bad data.
+        Its variant is found in ``registry`` (default: the module's): a host of
+        designers' variants (the judge) passes its own rather than registering them
+        process-wide.
 
         Pending orders are checked against the rules again, each on its own (a
         saved game may hold batches written before the batch checks existed)."""
-        v = load_variant(str(data["variant"]))
+        v = load_variant(str(data["variant"]), registry)
+        registry = VariantRegistry.of(v)
         options = Options.from_dict(data.get("options", {}))
         reader = _Reader(v)
         history: list[PhaseRecord] = []
@@ -191,10 +199,10 @@ class GameRecord(Value):
             if bad:
                 raise InvalidOrderError(bad[0].text, bad[0].detail)
             history.append(PhaseRecord(
-                Position.from_dict(rec["position"]), _given(v, rec["orders"], orders),
+                Position.from_dict(rec["position"], registry), _given(v, rec["orders"], orders),
                 tuple(OrderResult.from_dict(x, reader.parse) for x in rec["results"]),
                 tuple(str(e) for e in rec.get("events", []))))
-        record = cls(v, options, Position.from_dict(data["position"]), tuple(history))
+        record = cls(v, options, Position.from_dict(data["position"], registry), tuple(history))
         for power, texts in data.get("orders", {}).items():
             record = _submit(record, power, texts, False, strict=False)[0]
         outcome = data.get("outcome")

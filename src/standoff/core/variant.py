@@ -64,6 +64,7 @@ from .hooks import (
     build_sites,
 )
 from .hooks.neutral import CivilDisorder
+from .limits import check_size, checked_transforms
 from .phase import Calendar, Era, Phase
 from .victory import CentreCountWinner, VictoryRule
 from .victory import Victory as Victory  # the record of earlier versions, still accepted
@@ -259,6 +260,16 @@ class VariantRegistry:
         #: asks by a position's variant name every phase (cleared by :meth:`register`)
         self._loaded: dict[str, Variant] = {}
 
+    @classmethod
+    def of(cls, *variants: Variant) -> VariantRegistry:
+        """A registry that knows ``variants`` (and the bundled ones): what a caller
+        holding a variant object passes to the functions that find a position's
+        variant by its name, so no process-wide registration is needed."""
+        registry = cls()
+        for v in variants:
+            registry.register(v)
+        return registry
+
     def register(self, variant: Variant) -> None:
         """Make ``variant`` known by its name and aliases (case-insensitive),
         before the bundled variant of that name, if there is one."""
@@ -328,7 +339,9 @@ def variant_from_text(text: str, path: str) -> Variant:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise VariantError(f"cannot read variant file {path}: {exc}") from exc
-    return _built(_derived(data, path), path, VariantSource(path, text))
+    derived = _derived(data, path)
+    check_size(derived, path)  # before building: a bomb is refused in microseconds
+    return _built(derived, path, VariantSource(path, text))
 
 
 def _built(data: dict[str, Any], path: Path | str,
@@ -400,10 +413,12 @@ def _derived(data: dict[str, Any], path: Path | str, depth: int = 0) -> dict[str
     base_path = available_variants().get(base_name.lower())
     if base_path is None:
         raise VariantError(f"{path}: unknown base variant {base_name!r}")
+    transforms = checked_transforms(derive.get("transforms"), path)
     base = copy.deepcopy(_read(base_path, depth + 1))
     for key in ("aliases", "title", "description"):
         base["variant"].pop(key, None)  # never inherited: they name the base
-    for t in derive.get("transforms", ()):
+    for t in transforms:
+        check_size(base, path)  # each transform starts from a bounded map
         transform = TRANSFORMS.get(t)
         if transform is None:
             raise VariantError(f"{path}: unknown transform {t!r} (known: "

@@ -3,7 +3,8 @@ the listeners of the judge's events.
 
 One :class:`Judge` per app (``app.state.judge``), handed to routes by the
 ``judge`` dependency, so routes never reach for globals and a test can run
-several apps (or several databases) in one process.
+several apps (or several databases) in one process: each has its own variant
+registry (``variants``), so the designers' variants of one never meet another's.
 
 Events are told after their transaction has committed, in the process that made
 them happen: ``game_started`` (a game's last seat was taken), ``phase_processed``
@@ -23,6 +24,7 @@ from fastapi import Depends, Request
 
 from .db import Database
 from .settings import Settings
+from .variants import VariantStore
 
 log = logging.getLogger("standoff.judge")
 
@@ -38,6 +40,11 @@ class Judge:
     wake: Callable[[], None] = field(default=lambda: None)
     #: called as ``listener(event, game_id, data)`` after each event
     listeners: list[Listener] = field(default_factory=list)
+    #: the judge's own variant registry: each game's rules, from the game itself
+    variants: VariantStore = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.variants = VariantStore(self.settings)
 
     def notify(self, event: str, game_id: int, **data: Any) -> None:
         for listener in self.listeners:

@@ -7,8 +7,17 @@ crosses it as JSON-ready data: the game's state is the game record's own JSON
 (``GameRecord.to_dict()`` without history and pending orders), orders are
 text. The judge keeps pending orders as rows per (game, turn, power); they
 become the record's pending orders by submitting each power's stored texts
-(:func:`process`). When the core's game record changes shape, this is the file
-to port.
+(:meth:`Rules.process`). When the core's game record changes shape, this is
+the file to port.
+
+A game's rules are a :class:`Rules`: its :class:`~standoff.Variant` object and
+a registry that knows it (:meth:`standoff.VariantRegistry.of`), handed to
+every core function that would otherwise find a variant by its name in the
+process-wide registry. So a designer's variant is never registered
+process-wide: two uploads that share a name (in two judges in one process, or
+a name and the same name with a trailing space) can never stand for each
+other. The judge gets a game's :class:`Rules` from its
+:class:`~standoff.judge.variants.VariantStore`.
 
 Rejections come out as the API's errors: an order that cannot be read is
 400 ``invalid``, a readable one the rules forbid 422 ``illegal``, both with the
@@ -18,7 +27,6 @@ engine's reason.
 from __future__ import annotations
 
 import logging
-import threading
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -35,18 +43,15 @@ from standoff import (
     Position,
     StandoffError,
     Variant,
-    VariantSource,
+    VariantRegistry,
     available_variants,
-    check_variant,
     clear_orders,
     game_report,
     legal_orders,
     load_variant,
     process_phase,
-    register_variant,
     submit_checked,
     submit_orders,
-    variant_from_text,
 )
 from standoff import declare_draw as end_in_draw
 from standoff import powers_that_may_order as may_order
@@ -87,6 +92,9 @@ class Processed:
     outcome: dict[str, Any] | None
 
 
+# -- what does not depend on a game's variant --------------------------------------------
+
+@cache
 def variants() -> list[VariantInfo]:
     """The bundled variants, each once (the registry also lists aliases)."""
     seen: dict[str, VariantInfo] = {}
@@ -97,24 +105,15 @@ def variants() -> list[VariantInfo]:
     return sorted(seen.values(), key=lambda i: (i.name != "standard", i.name))
 
 
-def variant(name: str) -> Variant:
-    try:
-        return load_variant(name.strip().lower())
-    except StandoffError as exc:
+def bundled_variant(name: str) -> Variant:
+    """A variant shipped with standoff, by name or alias (canonical form: trimmed, any
+    case); 400 for any other name (an uploaded variant is played from its own file)."""
+    key = name.strip().lower()
+    if key not in available_variants():
         known = ", ".join(i.name for i in variants())
-        raise invalid(f"unknown variant {name!r} (known: {known})") from exc
-
-
-def powers(variant_name: str) -> list[str]:
-    return list(variant(variant_name).powers)
-
-
-def power_id(variant_name: str, text: str) -> str:
-    """A power by id, name or adjective, as the engine reads them."""
-    try:
-        return variant(variant_name).power(text)
-    except StandoffError as exc:
-        raise invalid(str(exc)) from exc
+        raise invalid(f"unknown variant {name!r} (known: {known}; or send your own as "
+                      "variant_file)")
+    return load_variant(key)
 
 
 def check_options(options: dict[str, Any]) -> dict[str, str]:
@@ -129,110 +128,211 @@ def check_options(options: dict[str, Any]) -> dict[str, str]:
         raise invalid(str(exc)) from exc
 
 
-def new_state(variant_name: str, options: dict[str, str]) -> dict[str, Any]:
-    return _state(GameRecord.new(variant(variant_name), Options.from_dict(options)))
+def rule_options() -> list[tuple[str, list[str], str, str]]:
+    """(name, allowed values, DATC issue, what it decides); the first value is the default."""
+    default = Options().to_dict(only_changed=False)
+    out = []
+    for name, (values, issue, text) in CHOICES.items():
+        ordered = [default[name], *[v for v in values if v != default[name]]]
+        out.append((name, ordered, issue, text))
+    return out
 
 
-def _state(record: GameRecord) -> dict[str, Any]:
-    """The record's JSON without its history and pending orders (the judge keeps
-    those in their own rows)."""
-    data = GameRecord(record.variant, record.options, record.position,
-                      outcome=record.outcome).to_dict()
-    data.pop("history", None)
-    data.pop("orders", None)
-    return data
+# -- one game's rules --------------------------------------------------------------------
 
+class Rules:
+    """The rules of one variant as the judge uses them: every function of the core
+    it calls, with the variant object (and a registry that knows it) passed in."""
 
-def _load(state: dict[str, Any]) -> GameRecord:
-    return GameRecord.from_dict({**state, "history": [], "orders": {}})
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        self.registry = VariantRegistry.of(variant)
+        #: each power's id and its name as players read it (``france``: ``France``)
+        self.power_names = {pid: p.name for pid, p in variant.powers.items()}
 
+    def __repr__(self) -> str:
+        return f"Rules({self.variant.name!r})"
 
-def phase_of(state: dict[str, Any]) -> tuple[str, str]:
-    """(short phase name, phase kind) of the state's current phase."""
-    record = _load(state)
-    return record.phase_name, KINDS[record.position.phase.kind.value]
+    @property
+    def name(self) -> str:
+        return self.variant.name
 
+    @property
+    def title(self) -> str:
+        return self.variant.title
 
-def powers_to_order(state: dict[str, Any]) -> list[str]:
-    """The powers that must act this phase (units, retreats, adjustments): the
-    ones processing waits for and whose silence is an NMR."""
-    record = _load(state)
-    return [] if record.is_over else must_order(record)
+    @property
+    def powers(self) -> list[str]:
+        return list(self.variant.powers)
 
-
-def powers_that_may_order(state: dict[str, Any]) -> list[str]:
-    """Powers that may send orders this phase without having to (a canal owner
-    with no units may PERMIT passage: The Twentieth Century)."""
-    record = _load(state)
-    return [] if record.is_over else may_order(record)
-
-
-def check_orders(state: dict[str, Any], power: str, texts: list[str],
-                 merge_into: list[str] | None = None) -> list[str]:
-    """The canonical texts of ``power``'s whole set of orders for the phase:
-    ``texts`` alone, or with ``merge_into`` (the canonical orders already
-    stored) ``texts`` added to them, each replacing the earlier order of the
-    same unit, as the engine keeps orders; raise 400 invalid / 422 illegal with
-    the engine's reason."""
-    record = _load(state)
-    try:
-        if merge_into is None:
-            _, checked = submit_checked(record, power, texts, replace=True)
-            return [str(o) for o in checked]
-        record = submit_orders(record, power, merge_into, replace=True)
-        merged, _ = submit_checked(record, power, texts, replace=False)
-    except InvalidOrderError as exc:
-        raise ApiError(400, str(exc), order=exc.text) from exc
-    except IllegalOrderError as exc:
-        raise ApiError(422, str(exc), order=exc.order) from exc
-    except StandoffError as exc:
-        raise ApiError(409 if record.is_over else 422, str(exc)) from exc
-    mine = merged.pending.of(power)
-    return [str(o) for o in mine.orders] if mine is not None else []
-
-
-def legal(state: dict[str, Any], power: str) -> dict[str, list[str]]:
-    record = _load(state)
-    if record.is_over:
-        return {}
-    table = legal_orders(record.position, record.options, record.variant).get(power, {})
-    return {loc.upper(): [str(o) for o in orders] for loc, orders in table.items()}
-
-
-def process(state: dict[str, Any], orders: dict[str, list[str]]) -> Processed:
-    """Adjudicate the current phase with the given orders (powers left out are in
-    civil disorder) and return the next state, the phase record and its report."""
-    game = _load(state)
-    # the stored rows become the record's pending orders: each power's texts, as
-    # one submission, in the order of the powers
-    for power, texts in sorted(orders.items()):
+    def power_id(self, text: str) -> str:
+        """A power by id, name or adjective, as the engine reads them."""
         try:
-            game = submit_orders(game, power, texts, replace=True)
-        except StandoffError:
-            # accepted when submitted against this very position, so only a change
-            # of the engine's rules between then and now gets here: keep every
-            # order that still passes on its own rather than lose them all
-            log.warning("orders of %s no longer pass as a whole; keeping those that do", power)
-            game = clear_orders(game, power)
-            for text in texts:
-                try:
-                    game = submit_orders(game, power, [text])
-                except StandoffError as exc:
-                    log.warning("dropped %s's order %r: %s", power, text, exc)
-    game, _ = process_phase(game)
-    rec = game.history[-1]
-    record = {
-        "phase": rec.position.phase.name(game.variant.calendar),
-        "position": rec.position.to_dict(),
-        "orders": {p: [str(o) for o in os] for p, os in rec.orders.items()},
-        "results": [r.to_dict() for r in rec.results],
-        "events": list(rec.events),
-    }
-    phase, kind = game.phase_name, KINDS[game.position.phase.kind.value]
-    new = _state(game)
-    report, report_text = _report(game)
-    return Processed(new, record, report, report_text, phase, kind,
-                     [] if game.is_over else must_order(game), new.get("outcome"))
+            return self.variant.power(text)
+        except StandoffError as exc:
+            raise invalid(str(exc)) from exc
+
+    # -- the state ------------------------------------------------------------------
+
+    def new_state(self, options: dict[str, str]) -> dict[str, Any]:
+        return self._state(GameRecord.new(self.variant, Options.from_dict(options)))
+
+    def _state(self, record: GameRecord) -> dict[str, Any]:
+        """The record's JSON without its history and pending orders (the judge keeps
+        those in their own rows)."""
+        data = GameRecord(record.variant, record.options, record.position,
+                          outcome=record.outcome).to_dict()
+        data.pop("history", None)
+        data.pop("orders", None)
+        return data
+
+    def _load(self, state: dict[str, Any]) -> GameRecord:
+        return GameRecord.from_dict({**state, "history": [], "orders": {}}, self.registry)
+
+    def phase_of(self, state: dict[str, Any]) -> tuple[str, str]:
+        """(short phase name, phase kind) of the state's current phase."""
+        record = self._load(state)
+        return record.phase_name, KINDS[record.position.phase.kind.value]
+
+    def powers_to_order(self, state: dict[str, Any]) -> list[str]:
+        """The powers that must act this phase (units, retreats, adjustments): the
+        ones processing waits for and whose silence is an NMR."""
+        record = self._load(state)
+        return [] if record.is_over else must_order(record)
+
+    def powers_that_may_order(self, state: dict[str, Any]) -> list[str]:
+        """Powers that may send orders this phase without having to (a canal owner
+        with no units may PERMIT passage: The Twentieth Century)."""
+        record = self._load(state)
+        return [] if record.is_over else may_order(record)
+
+    def surviving_powers(self, state: dict[str, Any]) -> list[str]:
+        """Powers that still have units or centres (those whose vote counts in a draw)."""
+        return survivors(self._load(state))
+
+    # -- orders ---------------------------------------------------------------------
+
+    def check_orders(self, state: dict[str, Any], power: str, texts: list[str],
+                     merge_into: list[str] | None = None) -> list[str]:
+        """The canonical texts of ``power``'s whole set of orders for the phase:
+        ``texts`` alone, or with ``merge_into`` (the canonical orders already
+        stored) ``texts`` added to them, each replacing the earlier order of the
+        same unit, as the engine keeps orders; raise 400 invalid / 422 illegal with
+        the engine's reason."""
+        record = self._load(state)
+        try:
+            if merge_into is None:
+                _, checked = submit_checked(record, power, texts, replace=True)
+                return [str(o) for o in checked]
+            record = submit_orders(record, power, merge_into, replace=True)
+            merged, _ = submit_checked(record, power, texts, replace=False)
+        except InvalidOrderError as exc:
+            raise ApiError(400, str(exc), order=exc.text) from exc
+        except IllegalOrderError as exc:
+            raise ApiError(422, str(exc), order=exc.order) from exc
+        except StandoffError as exc:
+            raise ApiError(409 if record.is_over else 422, str(exc)) from exc
+        mine = merged.pending.of(power)
+        return [str(o) for o in mine.orders] if mine is not None else []
+
+    def legal(self, state: dict[str, Any], power: str) -> dict[str, list[str]]:
+        record = self._load(state)
+        if record.is_over:
+            return {}
+        table = legal_orders(record.position, record.options, self.variant).get(power, {})
+        return {loc.upper(): [str(o) for o in orders] for loc, orders in table.items()}
+
+    # -- processing -----------------------------------------------------------------
+
+    def process(self, state: dict[str, Any], orders: dict[str, list[str]]) -> Processed:
+        """Adjudicate the current phase with the given orders (powers left out are in
+        civil disorder) and return the next state, the phase record and its report."""
+        game = self._load(state)
+        # the stored rows become the record's pending orders: each power's texts, as
+        # one submission, in the order of the powers
+        for power, texts in sorted(orders.items()):
+            try:
+                game = submit_orders(game, power, texts, replace=True)
+            except StandoffError:
+                # accepted when submitted against this very position, so only a change
+                # of the engine's rules between then and now gets here: keep every
+                # order that still passes on its own rather than lose them all
+                log.warning("orders of %s no longer pass as a whole; keeping those that do",
+                            power)
+                game = clear_orders(game, power)
+                for text in texts:
+                    try:
+                        game = submit_orders(game, power, [text])
+                    except StandoffError as exc:
+                        log.warning("dropped %s's order %r: %s", power, text, exc)
+        game, _ = process_phase(game)
+        rec = game.history[-1]
+        record = {
+            "phase": rec.position.phase.name(game.variant.calendar),
+            "position": rec.position.to_dict(self.registry),
+            "orders": {p: [str(o) for o in os] for p, os in rec.orders.items()},
+            "results": [r.to_dict() for r in rec.results],
+            "events": list(rec.events),
+        }
+        phase, kind = game.phase_name, KINDS[game.position.phase.kind.value]
+        new = self._state(game)
+        report, report_text = _report(game)
+        return Processed(new, record, report, report_text, phase, kind,
+                         [] if game.is_over else must_order(game), new.get("outcome"))
+
+    def declare_draw(self, state: dict[str, Any], powers: list[str] | None = None
+                     ) -> dict[str, Any]:
+        """The state ended in a draw shared by ``powers`` (default: every surviving power)."""
+        game = self._load(state)
+        try:
+            drawn = end_in_draw(game, powers)
+        except StandoffError as exc:
+            raise ApiError(409, str(exc)) from exc
+        return self._state(drawn)
+
+    def concede(self, state: dict[str, Any], winner: str) -> dict[str, Any]:
+        """The state ended with ``winner`` winning: the others conceded it the game.
+        The engine's outcome is an ordinary win (:class:`standoff.Outcome`)."""
+        game = self._load(state)
+        if game.is_over:
+            raise ApiError(409, "the game is over")
+        try:
+            won = Outcome(game.variant.power(winner))
+        except StandoffError as exc:
+            raise invalid(str(exc)) from exc
+        return self._state(GameRecord(game.variant, game.options, game.position, outcome=won))
+
+    # -- pictures -------------------------------------------------------------------
+
+    def render_svg(self, position: dict[str, Any], orders: dict[str, list[str]] | None = None,
+                   results: list[dict[str, Any]] | None = None, title: str = "") -> str:
+        """The map of a position, with a phase's orders and results drawn on it; 404
+        for a variant that has no drawing (a designer's own map)."""
+        from standoff.render import render_svg as draw
+
+        v = self.variant
+        pos = Position.from_dict(position, self.registry)
+
+        def parse(text: str) -> Order:
+            return Order.parse(text, v)
+
+        drawn = {p: [parse(t) for t in ts] for p, ts in (orders or {}).items()}
+        outcome = [OrderResult.from_dict(r, parse) for r in (results or [])]
+        try:
+            return draw(pos, orders=drawn or None, results=outcome or None, title=title,
+                        variant=v)
+        except StandoffError as exc:
+            raise ApiError(404, f"there is no map drawing of {v.title}: {exc}") from exc
+
+    # -- for scripted players -------------------------------------------------------
+
+    def army_map(self) -> tuple[list[str], dict[str, list[str]]]:
+        """(every supply centre, where an army may move from each province), upper case
+        as orders write them: what a scripted player needs to plan a land campaign."""
+        board = self.variant.board
+        links = {loc.upper(): sorted(n.upper() for n in near)
+                 for loc, near in board.army_links.items()}
+        return sorted(c.upper() for c in board.supply_centres), links
 
 
 def _report(game: GameRecord) -> tuple[dict[str, Any] | None, str | None]:
@@ -245,169 +345,12 @@ def _report(game: GameRecord) -> tuple[dict[str, Any] | None, str | None]:
         return None, None
 
 
-def declare_draw(state: dict[str, Any], powers: list[str] | None = None) -> dict[str, Any]:
-    """The state ended in a draw shared by ``powers`` (default: every surviving power)."""
-    game = _load(state)
-    try:
-        drawn = end_in_draw(game, powers)
-    except StandoffError as exc:
-        raise ApiError(409, str(exc)) from exc
-    return _state(drawn)
+def bundled_rules(name: str) -> Rules:
+    """The rules of a bundled variant by name or alias (one object per variant, kept
+    for the process: there are six of them). 400 for an unknown name."""
+    return _bundled_rules(bundled_variant(name).name)
 
-
-def concede(state: dict[str, Any], winner: str) -> dict[str, Any]:
-    """The state ended with ``winner`` winning: the others conceded it the game.
-    The engine's outcome is an ordinary win (:class:`standoff.Outcome`)."""
-    game = _load(state)
-    if game.is_over:
-        raise ApiError(409, "the game is over")
-    try:
-        won = Outcome(game.variant.power(winner))
-    except StandoffError as exc:
-        raise invalid(str(exc)) from exc
-    return _state(GameRecord(game.variant, game.options, game.position, outcome=won))
-
-
-def surviving_powers(state: dict[str, Any]) -> list[str]:
-    """Powers that still have units or centres (those whose vote counts in a draw)."""
-    return survivors(_load(state))
-
-
-def render_svg(position: dict[str, Any], orders: dict[str, list[str]] | None = None,
-               results: list[dict[str, Any]] | None = None, title: str = "") -> str:
-    """The map of a position, with a phase's orders and results drawn on it."""
-    from standoff.render import render_svg as draw
-
-    pos = Position.from_dict(position)
-    v = load_variant(pos.variant)
-
-    def parse(text: str) -> Order:
-        return Order.parse(text, v)
-
-    drawn = {p: [parse(t) for t in ts] for p, ts in (orders or {}).items()}
-    outcome = [OrderResult.from_dict(r, parse) for r in (results or [])]
-    return draw(pos, orders=drawn or None, results=outcome or None, title=title)
-
-
-def rule_options() -> list[tuple[str, list[str], str, str]]:
-    """(name, allowed values, DATC issue, what it decides); the first value is the default."""
-    default = Options().to_dict(only_changed=False)
-    out = []
-    for name, (values, issue, text) in CHOICES.items():
-        ordered = [default[name], *[v for v in values if v != default[name]]]
-        out.append((name, ordered, issue, text))
-    return out
-
-
-# -- names ----------------------------------------------------------------------------
 
 @cache
-def power_names(variant_name: str) -> dict[str, str]:
-    """Each power's id and its name as players read it (``france``: ``France``)."""
-    return {pid: p.name for pid, p in variant(variant_name).powers.items()}
-
-
-def variant_title(variant_name: str) -> str:
-    return variant(variant_name).title
-
-
-def bundled_variant(name: str) -> Variant:
-    """A variant shipped with standoff, by name or alias (an uploaded variant known to
-    this process is not one: a game names it through its own file)."""
-    if name.strip().lower() not in available_variants():
-        known = ", ".join(i.name for i in variants())
-        raise invalid(f"unknown variant {name!r} (known: {known}; or send your own as "
-                      "variant_file)")
-    return variant(name)
-
-
-# -- designers' variant files ---------------------------------------------------------
-
-#: where an uploaded variant says it came from (in the engine's messages)
-UPLOAD_PATH = "uploaded variant file"
-#: the longest variant or power name the judge's tables hold
-MAX_NAME = 40
-
-
-@dataclass(frozen=True)
-class Upload:
-    """A designer's variant file that passed the engine's checks."""
-
-    name: str
-    #: its name and aliases, lower case: the names it takes on this judge
-    keys: tuple[str, ...]
-    text: str
-    sha256: str
-
-
-def upload_variant(text: str) -> Upload:
-    """Read a designer's variant file with the core's own loader (as ``standoff new
-    --variant-file`` does) and check it as ``standoff check-variant`` does; 422
-    ``illegal`` with every problem found (``problems``) when it cannot be played.
-    Registers nothing (see :func:`adopt_variant`)."""
-    try:
-        v = variant_from_text(text, UPLOAD_PATH)
-    except StandoffError as exc:
-        raise ApiError(422, f"the variant file cannot be read: {exc}", problems=[str(exc)]
-                       ) from exc
-    except RecursionError as exc:
-        raise ApiError(422, "the variant file is nested too deeply",
-                       problems=["nested too deeply"]) from exc
-    problems = list(check_variant(v))
-    bundled = available_variants()
-    for n in (v.name, *v.aliases):
-        if n.lower() in bundled:
-            problems.append(f"it calls its variant {n!r}, the name of a bundled variant: "
-                            "give it a name of its own ([variant] name, aliases)")
-        if len(n) > MAX_NAME:
-            problems.append(f"the name {n[:MAX_NAME]!r}... is longer than {MAX_NAME} characters")
-    problems += [f"the power id {p[:MAX_NAME]!r}... is longer than {MAX_NAME} characters"
-                 for p in v.powers if len(p) > MAX_NAME]
-    if problems:
-        raise ApiError(422, f"the variant file has {len(problems)} problem(s), the first: "
-                            f"{problems[0]}", problems=problems)
-    source = VariantSource(UPLOAD_PATH, text)
-    keys = tuple(dict.fromkeys(_keys(v)))
-    return Upload(v.name, keys, text, source.digest)
-
-
-#: uploaded variants built in this process, by digest
-_built: dict[str, Variant] = {}
-#: which text (digest) each name or alias stands for in the engine now
-_named: dict[str, str] = {}
-_adopting = threading.Lock()
-
-
-def adopt_variant(text: str, sha256: str) -> None:
-    """Make an uploaded variant known to this process's engine by its name and aliases
-    (games and positions name their variant), building it once per text. A judge
-    gives each name one text (``variant_names``); should a name stand for another
-    text here (another judge database in the same process, as in the tests), the
-    game being read takes it back."""
-    v = _built.get(sha256)
-    if v is not None and all(_named.get(k) == sha256 for k in _keys(v)):
-        return
-    with _adopting:
-        v = _built.get(sha256)
-        if v is None:
-            v = _built[sha256] = variant_from_text(text, UPLOAD_PATH)
-        register_variant(v)
-        power_names.cache_clear()
-        for key in _keys(v):
-            _named[key] = sha256
-
-
-def _keys(v: Variant) -> list[str]:
-    return [n.lower() for n in (v.name, *v.aliases)]
-
-
-# -- for scripted players -------------------------------------------------------------
-
-def army_map(variant_name: str) -> tuple[list[str], dict[str, list[str]]]:
-    """(every supply centre, where an army may move from each province), upper case
-    as orders write them: what a scripted player needs to plan a land campaign."""
-    v = variant(variant_name)
-    board = v.board
-    links = {loc.upper(): sorted(n.upper() for n in near)
-             for loc, near in board.army_links.items()}
-    return sorted(c.upper() for c in board.supply_centres), links
+def _bundled_rules(name: str) -> Rules:
+    return Rules(load_variant(name))

@@ -42,7 +42,7 @@ from .schemas import (
     SeatOut,
     VariantOut,
 )
-from .uploads import game_variant
+from .uploads import choose_variant, claim_names
 
 router = APIRouter(prefix="/api/v1", tags=["games"], responses=ERROR_RESPONSES)
 
@@ -97,7 +97,7 @@ def require_active(game: Game) -> None:
         raise conflict(f"game {game.id} is over")
 
 
-def game_out(s: Session, game: Game, who: Caller) -> GameOut:
+def game_out(s: Session, game: Game, who: Caller, j: Judge) -> GameOut:
     seats = seats_of(s, game.id)
     names = {uid: name for uid, name in s.execute(select(User.id, User.username).where(
         User.id.in_([seat.user_id for seat in seats.values()] + [game.master_id])))}
@@ -107,7 +107,7 @@ def game_out(s: Session, game: Game, who: Caller) -> GameOut:
     is_master = who.user_id == game.master_id
     active = game.status == "active"
     powers = {}
-    for power in engine.powers(game.variant):
+    for power in j.variants.rules(game).powers:
         seat = seats.get(power)
         shown = seat is not None and (not game.anonymous or is_master or seat is mine)
         powers[power] = PowerOut(
@@ -125,7 +125,13 @@ def game_out(s: Session, game: Game, who: Caller) -> GameOut:
         master=names.get(game.master_id) if not game.anonymous or is_master else None,
         your_power=mine.power if mine is not None else None,
         invite=game.invite_code if is_master else None, created_at=game.created_at,
-        variant_sha256=game.variant_sha256)
+        variant_sha256=game.variant_sha256, set_aside=_set_aside(game),
+        failure=game.failure if is_master and _set_aside(game) else None)
+
+
+def _set_aside(game: Game) -> bool:
+    """The current phase failed to process and waits for the master's retry."""
+    return game.failed_turn is not None and game.failed_turn == game.turn
 
 
 _STATUSES: dict[str, Status] = {"forming": "forming", "active": "active",
@@ -164,11 +170,15 @@ def create_game(body: GameIn, who: CallerDep, j: JudgeDep) -> GameOut:
     if body.deadlines is not None:
         deadlines.update({k: s for k, s in body.deadlines.model_dump().items() if s is not None})
     now = utcnow()
+    # the variant is checked (a designer's file in a bounded worker) and built before
+    # the write transaction: no other request waits for it
+    chosen = choose_variant(j, who.user_id, body.variant, body.variant_file, now)
+    state = chosen.rules.new_state(options)
+    phase, _ = chosen.rules.phase_of(state)
     with j.db.write() as s:
         check_game_limits(s, j, who)
-        chosen = game_variant(s, body.variant, body.variant_file, now)
-        state = engine.new_state(chosen.name, options)
-        phase, _ = engine.phase_of(state)
+        if chosen.keys:
+            claim_names(s, chosen, now)
         game = Game(name=body.name, variant=chosen.name, options=options, press=body.press,
                     anonymous=body.anonymous, private=body.private,
                     invite_code=secrets.token_urlsafe(12) if body.private else None,
@@ -177,10 +187,10 @@ def create_game(body: GameIn, who: CallerDep, j: JudgeDep) -> GameOut:
                     paused_remaining=None, process_requested=False, outcome=None,
                     created_at=now, started_at=None, finished_at=None,
                     variant_file=chosen.text, variant_sha256=chosen.sha256, remind_at=None,
-                    reminded_turn=None, power_count=len(engine.powers(chosen.name)))
+                    reminded_turn=None, power_count=len(chosen.rules.powers))
         s.add(game)
         s.flush()
-        return game_out(s, game, who)
+        return game_out(s, game, who, j)
 
 
 # GET /games (the lobby's listing, paged) is in lobby.py, with the limits on creating
@@ -196,7 +206,7 @@ def show_game(game_id: GameId, who: CallerDep, j: JudgeDep,
     with j.db.read() as s:
         game = get_game(s, game_id)
         require_view(game, who, seats_of(s, game_id), invite)
-        return game_out(s, game, who)
+        return game_out(s, game, who, j)
 
 
 @router.post("/games/{game_id}/seats", status_code=201, response_model=SeatOut)
@@ -216,9 +226,10 @@ def take_seat(game_id: GameId, body: SeatIn, who: CallerDep, j: JudgeDep) -> Sea
         mine = seat_of(seats, who.user_id)
         if mine is not None:
             raise conflict(f"you already play {mine.power} in game {game_id}")
-        everyone = engine.powers(game.variant)
+        rules = j.variants.rules(game)
+        everyone = rules.powers
         if body.power is not None:
-            power = engine.power_id(game.variant, body.power)
+            power = rules.power_id(body.power)
             if power in seats:
                 raise conflict(f"{power} is taken in game {game_id}")
         else:
@@ -230,7 +241,7 @@ def take_seat(game_id: GameId, body: SeatIn, who: CallerDep, j: JudgeDep) -> Sea
                    joined_at=now, draw_vote=False, concede_to=None))
         started = len(seats) + 1 == len(everyone)
         if started:
-            start_game(game, now, j.settings)
+            start_game(game, rules, now, j.settings)
         starting = game.process_requested
         turn = game.turn
     if started:
@@ -263,8 +274,8 @@ def _master_change(j: Judge, game_id: int, who: Caller, action: str,
             left = game.paused_remaining or 0.0
             game.paused, game.paused_remaining = False, None
             game.deadline = now + timedelta(seconds=left)
-            game.remind_at = remind_time(j.settings, game, engine.phase_of(game.state)[1],
-                                         game.deadline)
+            kind = j.variants.rules(game).phase_of(game.state)[1]
+            game.remind_at = remind_time(j.settings, game, kind, game.deadline)
         elif action == "extend":
             if game.paused:
                 game.paused_remaining = (game.paused_remaining or 0.0) + seconds
@@ -275,10 +286,14 @@ def _master_change(j: Judge, game_id: int, who: Caller, action: str,
                     game.remind_at += game.deadline - before
         elif action == "process":
             game.process_requested = True
+        elif action == "retry":
+            if not _set_aside(game):
+                raise conflict(f"game {game_id} is not set aside: its phase has not failed")
+            game.failed_turn, game.failed_at, game.failure = None, None, None
         else:  # pragma: no cover - the routes name every action
             raise ApiError(404, f"no master action {action!r}")
         s.flush()
-        return game_out(s, game, who), game.process_requested, game.turn
+        return game_out(s, game, who, j), game.process_requested, game.turn
 
 
 @router.post("/games/{game_id}/master/pause", response_model=GameOut, tags=["master"])
@@ -299,10 +314,19 @@ def master_extend(game_id: GameId, body: ExtendIn, who: CallerDep, j: JudgeDep) 
     return _master_change(j, game_id, who, "extend", body.seconds)[0]
 
 
+@router.post("/games/{game_id}/master/retry", response_model=GameOut, tags=["master"])
+def master_retry(game_id: GameId, who: CallerDep, j: JudgeDep) -> GameOut:
+    """Try again a phase that failed to process (``set_aside``: the error is in
+    ``failure``): the scheduler takes it at its next look if it is due."""
+    out = _master_change(j, game_id, who, "retry")[0]
+    j.wake()
+    return out
+
+
 @router.post("/games/{game_id}/master/process", response_model=GameOut, tags=["master"])
 def master_process(game_id: GameId, who: CallerDep, j: JudgeDep) -> GameOut:
     """Process the current phase now, with the orders given so far."""
     _, _, turn = _master_change(j, game_id, who, "process")
     request_processing(j, game_id, turn)
     with j.db.read() as s:
-        return game_out(s, get_game(s, game_id), who)
+        return game_out(s, get_game(s, game_id), who, j)

@@ -12,7 +12,6 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Response
 from sqlalchemy import select
 
-from . import engine
 from .auth import CallerDep
 from .context import JudgeDep
 from .errors import ERROR_RESPONSES, not_found
@@ -67,8 +66,9 @@ def map_svg(game_id: GameId, who: CallerDep, j: JudgeDep,
         else:
             raise not_found(f"game {game_id} has no phase {wanted}")
         title = f"{game.name}: {wanted}"
-    svg = engine.render_svg(position, drawn if orders else None, results if orders else None,
-                            title=title)
+        rules = j.variants.rules(game)
+    svg = rules.render_svg(position, drawn if orders else None, results if orders else None,
+                           title=title)
     return Response(svg, media_type="image/svg+xml")
 
 

@@ -53,7 +53,6 @@ from typing import Any
 
 from sqlalchemy import or_, select, update
 
-from . import engine
 from .context import Judge
 from .db import utcnow
 from .models import Game, PendingOrders, PhaseRecord, Seat, User
@@ -94,6 +93,9 @@ class Mailer:
         self._tie = itertools.count()
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
+        #: told ``observer(outcome, backlog)`` as mails are queued, sent, failed (to be
+        #: retried) or dropped, with how many then wait: the metrics, when on
+        self.observer: Callable[[str, int], None] | None = None
 
     # -- the judge's side ------------------------------------------------------------
 
@@ -163,6 +165,15 @@ class Mailer:
     def _queue(self, mails: Iterable[Mail]) -> None:
         for mail in mails:
             heapq.heappush(self._later, (0.0, next(self._tie), 1, mail))
+            self._tell("queued")
+
+    def _tell(self, outcome: str, count: int = 1) -> None:
+        if self.observer is not None:
+            for _ in range(count):
+                try:
+                    self.observer(outcome, len(self._later))
+                except Exception:
+                    log.exception("the mail observer failed")
 
     def _send_due(self, force: bool = False) -> None:
         now = time.monotonic()
@@ -194,6 +205,7 @@ class Mailer:
         except (smtplib.SMTPException, OSError) as exc:
             # the connection failed: this mail and those after it did not go
             failed += [(a, m, f"{type(exc).__name__}: {exc}") for a, m in due[sent:]]
+        self._tell("sent", len(due) - len(failed))
         for attempt, mail, reason in failed:
             if retry and attempt < cfg.mail_attempts:
                 delay = cfg.mail_retry_seconds * 2 ** (attempt - 1)
@@ -201,9 +213,11 @@ class Mailer:
                             mail.subject, reason, delay)
                 heapq.heappush(self._later, (time.monotonic() + delay, next(self._tie),
                                              attempt + 1, mail))
+                self._tell("failed")
             else:
                 log.error("mail to %s (%s) failed %d time(s) (%s); dropped", mail.to,
                           mail.subject, attempt, reason)
+                self._tell("dropped")
 
     def _message(self, mail: Mail) -> EmailMessage:
         msg = EmailMessage()
@@ -255,7 +269,7 @@ class Mailer:
         return out
 
     def _name(self, game: Game, power: str) -> str:
-        return engine.power_names(game.variant).get(power, power)
+        return self.judge.variants.rules(game).power_names.get(power, power)
 
     def _started(self, game_id: int) -> list[Mail]:
         with self.judge.db.read() as s:
@@ -268,7 +282,7 @@ class Mailer:
             lines = [f"  {self._name(game, p)}" + ("" if game.anonymous else
                                                    f": {players.get(seat.user_id, '?')}")
                      for p, seat in sorted(seats.items())]
-            title = engine.variant_title(game.variant)
+            title = self.judge.variants.rules(game).title
             rest = (f"First phase: {game.phase}; orders are due by {when(game.deadline)}.\n\n"
                     f"The powers{' (the game is anonymous)' if game.anonymous else ''}:\n"
                     + "\n".join(lines) + "\n")
@@ -298,7 +312,7 @@ class Mailer:
             if game is None or game.outcome is None:
                 return []
             seats, emails = self._people(s, game)
-            said = outcome_text(game)
+            said = outcome_text(game, self.judge.variants.rules(game).power_names)
             centres = game.state.get("position", {}).get("centres", {})
             lines = [f"  {self._name(game, p)}: {len(cs)} centre(s)"
                      for p, cs in sorted(centres.items(), key=lambda kv: (-len(kv[1]), kv[0]))]
@@ -350,9 +364,9 @@ class Mailer:
             return out
 
 
-def outcome_text(game: Game) -> str:
+def outcome_text(game: Game, names: dict[str, str]) -> str:
+    """How the game ended, with the powers' names (``names``: id -> name)."""
     outcome = game.outcome or {}
-    names = engine.power_names(game.variant)
     if "winner" in outcome:
         by = " by concession" if outcome.get("by") == "concession" else ""
         return f"{names.get(outcome['winner'], outcome['winner'])} wins{by}"

@@ -17,7 +17,6 @@ from __future__ import annotations
 from fastapi import APIRouter
 from sqlalchemy.orm import Session
 
-from . import engine
 from .auth import Caller, CallerDep
 from .context import JudgeDep
 from .db import utcnow
@@ -66,8 +65,9 @@ def submit_orders(game_id: GameId, body: OrdersIn, who: CallerDep, j: JudgeDep) 
         game, seat = _player(s, game_id, who)
         require_active(game)
         state, turn, phase, power = game.state, game.turn, game.phase, seat.power
+        rules = j.variants.rules(game)
     if not body.merge:  # checked before the write lock: it needs nothing stored
-        canonical = engine.check_orders(state, power, list(body.orders))
+        canonical = rules.check_orders(state, power, list(body.orders))
     with j.db.write() as s:
         locked = lock_game(s, game_id)
         if locked is None:
@@ -78,7 +78,7 @@ def submit_orders(game_id: GameId, body: OrdersIn, who: CallerDep, j: JudgeDep) 
         row = s.get(PendingOrders, (game_id, turn, power))
         if body.merge:  # onto the stored orders, read under the lock: no lost update
             stored = [str(o) for o in row.orders] if row is not None else []
-            canonical = engine.check_orders(state, power, list(body.orders), stored)
+            canonical = rules.check_orders(state, power, list(body.orders), stored)
         if row is None:
             s.add(PendingOrders(game_id=game_id, turn=turn, power=power, orders=canonical,
                                 submitted_at=utcnow()))
@@ -95,7 +95,8 @@ def legal_orders(game_id: GameId, who: CallerDep, j: JudgeDep) -> dict[str, list
         game, seat = _player(s, game_id, who)
         require_active(game)
         state, power = game.state, seat.power
-    return engine.legal(state, power)
+        rules = j.variants.rules(game)
+    return rules.legal(state, power)
 
 
 @router.post("/games/{game_id}/ready", response_model=ReadyOut)

@@ -51,10 +51,10 @@ from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from . import engine
 from .auth import Caller, CallerDep
 from .context import Judge, JudgeDep
 from .db import utcnow
+from .engine import Rules
 from .errors import ERROR_RESPONSES, ApiError, conflict, forbidden, invalid, not_found
 from .games import get_game, seat_of, seats_of
 from .models import Game, Message, MessageRead, MessageRecipient
@@ -90,7 +90,7 @@ def _visible(game_id: int, who: Caller, power: str | None) -> ColumnElement[bool
     return (Message.game_id == game_id) & cond
 
 
-def _recipients(game: Game, sender: str | None, to: list[str] | str) -> list[str]:
+def _recipients(rules: Rules, sender: str | None, to: list[str] | str) -> list[str]:
     """The addressed powers, checked (400 for an unknown power or oneself)."""
     if isinstance(to, str):
         if to.strip().lower() != PUBLIC:
@@ -98,13 +98,14 @@ def _recipients(game: Game, sender: str | None, to: list[str] | str) -> list[str
         return []
     if not to:
         raise invalid("'to' names no power: give a list of powers or \"all\"")
-    powers = sorted({engine.power_id(game.variant, name) for name in to})
+    powers = sorted({rules.power_id(name) for name in to})
     if sender in powers:
         raise invalid("you cannot write to your own power")
     return powers
 
 
-def _check_press(game: Game, sender: str | None, recipients: list[str]) -> None:
+def _check_press(game: Game, rules: Rules, sender: str | None, recipients: list[str]
+                 ) -> None:
     """403 where the game's press mode forbids the message, 409 where the game's
     state does (not started, over, a power out of the game)."""
     public = not recipients
@@ -120,7 +121,7 @@ def _check_press(game: Game, sender: str | None, recipients: list[str]) -> None:
             ": its master may post public notices only" if sender is None else ""))
     if game.press == "public" and not public:
         raise forbidden(f"game {game.id} has public press only: send to \"all\"")
-    alive = set(engine.surviving_powers(game.state))
+    alive = set(rules.surviving_powers(game.state))
     if sender is not None and sender not in alive:
         raise conflict(f"{sender} is out of the game: it reads public press but writes "
                        "no more")
@@ -172,8 +173,9 @@ def post_message(game_id: GameId, body: MessageIn, who: CallerDep, j: JudgeDep) 
         if game is None:
             raise not_found(f"there is no game {game_id}")
         sender = _member(s, game, who)
-        recipients = _recipients(game, sender, body.to)
-        _check_press(game, sender, recipients)
+        rules = j.variants.rules(game)
+        recipients = _recipients(rules, sender, body.to)
+        _check_press(game, rules, sender, recipients)
         _throttle(s, j, who)
         conversation = PUBLIC if not recipients else ",".join(
             sorted({sender or MASTER, *recipients}))

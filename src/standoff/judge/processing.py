@@ -36,11 +36,12 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import delete, select, update
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
-from . import engine
 from .context import Judge
 from .db import utcnow
+from .engine import Rules
 from .models import Game, PendingOrders, PhaseRecord, Seat
 from .settings import Settings
 
@@ -77,19 +78,19 @@ def remind_time(settings: Settings, game: Game, kind: str,
     return deadline - timedelta(seconds=before)
 
 
-def start_game(game: Game, now: datetime, settings: Settings) -> None:
+def start_game(game: Game, rules: Rules, now: datetime, settings: Settings) -> None:
     """Every power is seated: the first phase begins and its clock runs."""
-    phase, kind = engine.phase_of(game.state)
+    phase, kind = rules.phase_of(game.state)
     game.status = "active"
     game.phase = phase
-    game.to_order = engine.powers_to_order(game.state)
+    game.to_order = rules.powers_to_order(game.state)
     game.started_at = now
     game.deadline, game.paused_remaining = clock_for(game, kind, now)
     game.remind_at = remind_time(settings, game, kind, game.deadline)
     game.process_requested = not game.to_order
 
 
-def vote_outcome(state: dict[str, Any], seats: dict[str, Seat]
+def vote_outcome(rules: Rules, state: dict[str, Any], seats: dict[str, Seat]
                  ) -> tuple[dict[str, Any], dict[str, Any]] | None:
     """The game ended by its players' votes, if they say so: (new state, outcome).
 
@@ -98,15 +99,15 @@ def vote_outcome(state: dict[str, Any], seats: dict[str, Seat]
     winner; otherwise every survivor voting draw ends it in a draw shared by all
     of them. A concession is looked at first: it is the narrower agreement.
     """
-    alive = engine.surviving_powers(state)
+    alive = rules.surviving_powers(state)
     if len(alive) < 2:
         return None
     for winner in alive:
         rest = [p for p in alive if p != winner]
         if all(p in seats and seats[p].concede_to == winner for p in rest):
-            return engine.concede(state, winner), {"winner": winner, "by": "concession"}
+            return rules.concede(state, winner), {"winner": winner, "by": "concession"}
     if all(p in seats and seats[p].draw_vote for p in alive):
-        new = engine.declare_draw(state, alive)
+        new = rules.declare_draw(state, alive)
         return new, {**(new.get("outcome") or {"draw": alive}), "by": "draw vote"}
     return None
 
@@ -127,11 +128,44 @@ def process_phase(j: Judge, game_id: int, turn: int | None = None, *,
     ``wait=False`` (the scheduler) skips a game whose row another transaction
     holds rather than queue behind it: that one is processing it or about to.
     """
-    processed = _process_once(j, game_id, turn, wait)
+    processed = _guarded(j, game_id, turn, wait)
     if processed:
-        while _process_once(j, game_id, None, wait, only_if_requested=True):
+        while _guarded(j, game_id, None, wait, only_if_requested=True):
             pass
     return processed
+
+
+def _guarded(j: Judge, game_id: int, turn: int | None, wait: bool,
+             only_if_requested: bool = False) -> bool:
+    """:func:`_process_once`, with a failure of the game's own (its variant no longer
+    loads, the engine refuses its state) setting the game aside (:func:`set_aside`)
+    instead of being retried at every look. The database's failures are not the
+    game's: they propagate, and the phase is tried again when the database is back."""
+    try:
+        return _process_once(j, game_id, turn, wait, only_if_requested)
+    except SQLAlchemyError:
+        raise
+    except Exception as exc:
+        set_aside(j, game_id, turn, exc)
+        return False
+
+
+def set_aside(j: Judge, game_id: int, turn: int | None, exc: BaseException) -> None:
+    """Mark the game's current phase as failed (``failed_turn``, ``failure``): the
+    scheduler passes over it, so it delays no other game, and its master sees why
+    and may retry (``POST .../master/retry``). Logged once, with the traceback."""
+    detail = f"{type(exc).__name__}: {exc}"[:2000]
+    with j.db.write() as s:
+        game = lock_game(s, game_id)
+        if game is None or game.status != "active" or (turn is not None and game.turn != turn):
+            return
+        if game.failed_turn == game.turn:
+            return  # another process set it aside first
+        failed = game.turn
+        game.failed_turn, game.failed_at, game.failure = failed, utcnow(), detail
+    log.error("game %s: processing turn %s failed; set aside until its master retries it",
+              game_id, failed, exc_info=exc)
+    j.notify("game_set_aside", game_id, turn=failed, failure=detail)
 
 
 def _process_once(j: Judge, game_id: int, turn: int | None, wait: bool,
@@ -147,7 +181,8 @@ def _process_once(j: Judge, game_id: int, turn: int | None, wait: bool,
         rows = s.scalars(select(PendingOrders).where(PendingOrders.game_id == game_id,
                                                      PendingOrders.turn == current)).all()
         orders = {r.power: [str(o) for o in r.orders] for r in rows}
-        result = engine.process(game.state, orders)
+        rules = j.variants.rules(game)
+        result = rules.process(game.state, orders)
         now = utcnow()
         rec = result.record
         s.add(PhaseRecord(game_id=game_id, turn=current, phase=rec["phase"],
@@ -167,7 +202,8 @@ def _process_once(j: Judge, game_id: int, turn: int | None, wait: bool,
         outcome = result.outcome
         if outcome is None:
             # an elimination this phase may have made the standing votes unanimous
-            voted = vote_outcome(result.state, {p: seat for p, seat in _seats(s, game_id)})
+            voted = vote_outcome(rules, result.state,
+                                 {p: seat for p, seat in _seats(s, game_id)})
             if voted is not None:
                 values["state"], outcome = voted
         if outcome is not None:
@@ -216,12 +252,13 @@ def request_processing(j: Judge, game_id: int, turn: int) -> bool:
 
 def due_games(j: Judge, limit: int = 50) -> list[tuple[int, int]]:
     """(game id, turn) of active games whose phase is due: deadline passed and not
-    paused, or processing requested."""
+    paused, or processing requested; never a game set aside (its phase failed)."""
     now = utcnow()
     with j.db.read() as s:
         rows = s.execute(
             select(Game.id, Game.turn).where(
                 Game.status == "active",
+                Game.failed_turn.is_(None) | (Game.failed_turn != Game.turn),
                 ((Game.deadline <= now) & Game.paused.is_(False))
                 | Game.process_requested.is_(True))
             .order_by(Game.deadline).limit(limit)).all()

@@ -7,6 +7,11 @@ through :func:`processing.process_phase`, which makes that happen exactly once
 however many processes look. Its first look is at start, so phases whose
 deadline passed while no server ran are processed as soon as one starts.
 
+A phase that fails for a reason of its own game (its variant no longer loads,
+the engine refuses its state) sets that game aside (``processing.set_aside``):
+it is logged once, shown to its master, and never looked at again until the
+master retries it, so a poisoned game delays no other game's deadline.
+
 A thread rather than an asyncio task: processing is synchronous database and
 engine work, and a thread keeps it off the event loop that serves requests.
 """
@@ -15,6 +20,8 @@ from __future__ import annotations
 
 import logging
 import threading
+
+from sqlalchemy.exc import SQLAlchemyError
 
 from .context import Judge
 from .processing import due_games, process_phase
@@ -53,8 +60,15 @@ class Scheduler:
                 break
             try:
                 done += process_phase(self.judge, game_id, turn, wait=False)
-            except Exception:
-                log.exception("processing game %s turn %s failed; will retry", game_id, turn)
+            except SQLAlchemyError as exc:
+                # the database's trouble, not this game's: end the look, try again at the
+                # next (one line, not one traceback per due game)
+                log.error("processing game %s turn %s: the database failed (%s); trying "
+                          "again at the next look", game_id, turn,
+                          str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+                break
+            except Exception:  # set_aside itself failed: say so, go on with the others
+                log.exception("processing game %s turn %s failed", game_id, turn)
         return done
 
     def _run(self) -> None:

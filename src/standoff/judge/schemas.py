@@ -187,6 +187,10 @@ class GameOut(BaseModel):
     created_at: datetime
     variant_sha256: str | None = Field(default=None, description="SHA-256 of the designer's "
                                        "variant file the game plays (GET .../variant.toml)")
+    set_aside: bool = Field(default=False, description="the current phase failed to process "
+                            "and is set aside until the master retries it "
+                            "(POST .../master/retry)")
+    failure: str | None = Field(default=None, description="why it failed (master only)")
 
 
 class SeatOut(BaseModel):

@@ -78,6 +78,18 @@ class Settings:
     #: request bodies of ``POST /api/v1/games`` (which may carry a designer's variant
     #: file) may be this large
     max_variant_bytes: int = 1024 * 1024
+    #: designers' variant files: checked in a worker process with this much address
+    #: space and time (variant_check.py), at most this many at once per server process;
+    #: a request waits this long for its turn, then gets 503
+    upload_check_memory_mib: int = 1024
+    upload_check_seconds: float = 20.0
+    upload_checks_at_once: int = 1
+    upload_check_wait_seconds: float = 30.0
+    #: built designers' variants kept in memory per server process (most recently used)
+    variants_kept: int = 32
+    #: per account and 24 hours: games created with a variant file, and their files' bytes
+    uploads_per_day: int = 20
+    upload_bytes_per_day: int = 4 * 1024 * 1024
     #: press: at most this many messages per account within the window (429 after)
     press_max_messages: int = 30
     press_window_seconds: int = 60

@@ -29,7 +29,6 @@ from fastapi import APIRouter
 from sqlalchemy import delete
 from sqlalchemy.orm import Session
 
-from . import engine
 from .auth import Caller, CallerDep
 from .context import JudgeDep
 from .db import utcnow
@@ -72,20 +71,21 @@ def vote(game_id: GameId, body: VoteIn, who: CallerDep, j: JudgeDep) -> VoteOut:
             raise not_found(f"there is no game {game_id}")
         seat = _seat(s, game, who)
         require_active(game)
-        alive = engine.surviving_powers(game.state)
+        rules = j.variants.rules(game)
+        alive = rules.surviving_powers(game.state)
         if seat.power not in alive:
             raise conflict(f"{seat.power} is out of the game: it has no vote")
         if body.draw is not None:
             seat.draw_vote = body.draw
         if "concede" in given:
-            to = None if body.concede is None else engine.power_id(game.variant, body.concede)
+            to = None if body.concede is None else rules.power_id(body.concede)
             if to == seat.power:
                 raise invalid("a power cannot concede to itself")
             if to is not None and to not in alive:
                 raise conflict(f"{to} is out of the game: concede to a surviving power")
             seat.concede_to = to
         s.flush()
-        voted = vote_outcome(game.state, seats_of(s, game_id))
+        voted = vote_outcome(rules, game.state, seats_of(s, game_id))
         if voted is not None:
             now = utcnow()
             game.state, ended = voted

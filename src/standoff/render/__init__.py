@@ -9,9 +9,9 @@ that steps through a whole game.
 from __future__ import annotations
 
 from .html import game_viewer, phase_pictures
-from .layout import Layout, layout_for
+from .layout import Layout, layout_for, layout_of
 from .png import render_png
 from .svg import power_colours, render_svg
 
-__all__ = ["Layout", "game_viewer", "layout_for", "phase_pictures", "power_colours",
+__all__ = ["Layout", "game_viewer", "layout_for", "layout_of", "phase_pictures", "power_colours",
            "render_png", "render_svg"]

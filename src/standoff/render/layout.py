@@ -26,7 +26,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from standoff import Board, Variant, VariantError, derivation, load_variant
+from standoff import Board, Variant, VariantError, VariantRegistry, derivation, load_variant
 
 from .geometry import Point, border_chains, hatch_segments
 
@@ -135,12 +135,38 @@ def _read(path: Path) -> Layout:
 
 @cache
 def layout_for(variant_name: str) -> Layout:
-    """The layout of a variant: its own shapes file, or derived from its base's."""
-    v = load_variant(variant_name)
+    """The layout of a variant found by name (bundled, or registered in the
+    process): its own shapes file, or derived from its base's."""
+    return _layout(load_variant(variant_name))
+
+
+#: layouts of designers' variants passed as objects, by their file's digest (a judge
+#: hosts many: the oldest is let go past :data:`_DESIGNED_KEPT`)
+_designed: dict[str, Layout] = {}
+_DESIGNED_KEPT = 64
+
+
+def layout_of(variant: Variant) -> Layout:
+    """The layout of ``variant`` itself, never another variant that shares its name:
+    a designer's file (``variant.source``) is drawn from its own ``[derive]`` table,
+    kept by the file's digest."""
+    if variant.source is None:
+        return layout_for(variant.name)
+    key = variant.source.digest
+    found = _designed.get(key)
+    if found is None:
+        found = _layout(variant)
+        if len(_designed) >= _DESIGNED_KEPT:
+            _designed.pop(next(iter(_designed)))
+        _designed[key] = found
+    return found
+
+
+def _layout(v: Variant) -> Layout:
     own = _maps_dir() / f"{v.name}.json"
-    if own.exists():
+    if v.source is None and own.exists():
         return _read(own)
-    base, transforms = derivation(v.name)
+    base, transforms = derivation(v.name, VariantRegistry.of(v))
     if base is None:
         raise VariantError(f"no map drawing for {v.title} (no render/maps/{v.name}.json)")
     layout = layout_for(base)
@@ -153,11 +179,17 @@ def layout_for(variant_name: str) -> Layout:
 
 
 def _twin(layout: Layout, v: Variant) -> Layout:
+    """The base drawing once per level, side by side (Twin Earths: two; a designer's
+    ``levels`` may ask for up to four)."""
     gap = layout.width * 0.04
+    numerals = sorted({p.level for p in v.board.provinces.values() if p.level},
+                      key=lambda n: (len(n), n.replace("V", "IIIII")))
+    count = max(len(numerals), 2)
     spaces: dict[str, SpaceShape] = {}
     coasts: dict[str, Point] = {}
     connectors: list[Connector] = []
-    for level, dx in ((1, 0.0), (2, layout.width + gap)):
+    for level in range(1, count + 1):
+        dx = (level - 1) * (layout.width + gap)
 
         def move(p: Point, dx: float = dx) -> Point:
             return (p[0] + dx, p[1])
@@ -176,12 +208,13 @@ def _twin(layout: Layout, v: Variant) -> Layout:
     missing = set(v.board.provinces) - set(spaces)
     if missing:
         raise VariantError(f"twin drawing lacks {sorted(missing)[:5]}")
-    return Layout(v.name, layout.width * 2 + gap, layout.height, spaces, coasts,
-                  tuple(connectors),
-                  captions=(("I", layout.width / 2, 30.0),
-                            ("II", layout.width * 1.5 + gap, 30.0)),
+    names = numerals if len(numerals) == count else ["I", "II", "III", "IV"][:count]
+    return Layout(v.name, layout.width * count + gap * (count - 1), layout.height, spaces,
+                  coasts, tuple(connectors),
+                  captions=tuple((n, layout.width * (i + 0.5) + gap * i, 30.0)
+                                 for i, n in enumerate(names)),
                   implied=("level",),
-                  notes=("Each space is linked to its twin on the other board.",))
+                  notes=("Each space is linked to its twin on every other board.",))
 
 
 def _split(layout: Layout, v: Variant) -> Layout:

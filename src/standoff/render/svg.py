@@ -38,7 +38,7 @@ from standoff import (
 )
 
 from .geometry import Point
-from .layout import Layout, SpaceShape, distance, layout_for
+from .layout import Layout, SpaceShape, distance, layout_of
 
 SEA = "#a8c8e8"
 LAND = "#efe6cc"
@@ -179,10 +179,13 @@ _CLICK_THROUGH = {"pointer-events": "none"}
 
 def render_svg(position: Position, *, orders: Mapping[str, Sequence[Order]] | None = None,
                results: Sequence[OrderResult] | None = None, controllers: bool = False,
-               title: str = "") -> str:
+               title: str = "", variant: Variant | None = None) -> str:
     """The board at ``position``; with ``orders`` (and their ``results`` once the
-    phase is adjudicated) the phase's orders drawn over it."""
-    drawing = _Drawing(position, load_variant(position.variant), layout_for(position.variant))
+    phase is adjudicated) the phase's orders drawn over it. ``variant``: the
+    position's variant object (a host of designers' variants passes it rather
+    than have it found by name)."""
+    v = variant if variant is not None else load_variant(position.variant)
+    drawing = _Drawing(position, v, layout_of(v))
     drawing.spaces(controllers)
     drawing.connectors()
     drawing.centres()

@@ -75,13 +75,19 @@ class Order(Value):
         raise NotImplementedError(f"{type(self).__name__} names no phase")
 
     @classmethod
-    def parse(cls, text: str, variant: object | None = None) -> Order:
-        """Read any common notation (see :mod:`standoff.core.notation`)."""
+    def parse(cls, text: str, variant: object | None = None,
+              registry: object | None = None) -> Order:
+        """Read any common notation (see :mod:`standoff.core.notation`) for
+        ``variant``: a :class:`~standoff.core.variant.Variant`, or its name found in
+        ``registry`` (a :class:`~standoff.core.variant.VariantRegistry`; default:
+        the module's); Standard when none is given."""
         from ..notation import parse_order
-        from ..variant import Variant, load_variant
+        from ..variant import Variant, VariantRegistry, load_variant
 
-        v = variant if isinstance(variant, Variant) else load_variant()
-        return parse_order(text, v)
+        if isinstance(variant, Variant):
+            return parse_order(text, variant)
+        found = registry if isinstance(registry, VariantRegistry) else None
+        return parse_order(text, load_variant(str(variant or "standard"), found))
 
     def __repr__(self) -> str:
         return f"Order.parse({str(self)!r})"

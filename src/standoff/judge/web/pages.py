@@ -26,6 +26,7 @@ from .. import auth, engine
 from ..auth import Caller, optional_caller
 from ..errors import ApiError
 from ..games import show_game
+from ..models import Game
 from ..schemas import GameOut
 
 HERE = Path(__file__).parent
@@ -110,7 +111,7 @@ def game_page(request: Request, game_id: int, invite: str | None = None) -> Resp
     if isinstance(game, HTMLResponse):
         return game
     return _render(request, "game.html", who, game=game,
-                   names=engine.power_names(game.variant),
+                   names=_names(request, game),
                    is_master=game.master == who.username, invite=invite or "")
 
 
@@ -126,7 +127,15 @@ def history_page(request: Request, game_id: int, phase: str | None = None) -> Re
     if isinstance(game, HTMLResponse):
         return game
     return _render(request, "history.html", who, game=game, phase=(phase or "").upper(),
-                   names=engine.power_names(game.variant))
+                   names=_names(request, game))
+
+
+def _names(request: Request, game: GameOut) -> dict[str, str]:
+    """Each power's id and name in the game's variant (its own file for an upload)."""
+    j = request.app.state.judge
+    with j.db.read() as s:
+        row = s.get(Game, game.id)
+    return j.variants.rules(row).power_names if row is not None else {}
 
 
 def install_pages(app: FastAPI) -> None:
