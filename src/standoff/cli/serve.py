@@ -38,10 +38,17 @@ _JUDGE_MODULES = {"fastapi", "starlette", "uvicorn", "sqlalchemy", "alembic", "a
               help="Comma-separated addresses or networks (127.0.0.1, 10.0.0.0/8) of reverse "
                    "proxies whose X-Forwarded-For is believed (env STANDOFF_TRUSTED_PROXIES). "
                    "Default: none; every client is the connection's own address.")
+@click.option("--log-format", default=None, type=click.Choice(["text", "json"]),
+              help="text (default) or json: one JSON object per line, for machines (env "
+                   "STANDOFF_LOG_FORMAT).")
+@click.option("--metrics-address", default=None, metavar="HOST:PORT",
+              help="Serve Prometheus metrics at http://HOST:PORT/metrics, an address of "
+                   "their own (env STANDOFF_METRICS_ADDRESS). Default: no metrics.")
 def serve(host: str, port: int, database_url: str | None, workers: int,
           smtp_host: str | None, smtp_port: int | None, smtp_from: str | None,
           smtp_user: str | None, smtp_password: str | None,
-          smtp_starttls: bool | None, trusted_proxies: str | None) -> None:
+          smtp_starttls: bool | None, trusted_proxies: str | None, log_format: str | None,
+          metrics_address: str | None) -> None:
     """Run the web judge (the 'judge' extra): the HTTP API at /api/v1, its docs at /docs.
 
     The database is migrated to the newest schema on start. Other settings come
@@ -65,6 +72,10 @@ def serve(host: str, port: int, database_url: str | None, workers: int,
     overrides.update({k: v for k, v in smtp.items() if v is not None})
     if trusted_proxies is not None:
         overrides["trusted_proxies"] = tuple(trusted_proxies.replace(",", " ").split())
+    if log_format is not None:
+        overrides["log_format"] = log_format
+    if metrics_address is not None:
+        overrides["metrics_address"] = metrics_address
     try:
         run(Settings.from_env(**overrides))
     except (ServeError, ValueError) as exc:  # ValueError: a STANDOFF_* value that is no value

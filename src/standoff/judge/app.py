@@ -28,7 +28,9 @@ from .db import Database
 from .docs import install_docs
 from .errors import ApiError, BodyLimit, ErrorBody, install_error_handlers
 from .health import NotReady, Readiness
+from .logs import RequestLog
 from .mail import Mailer
+from .metrics import Metrics
 from .scheduler import Scheduler
 from .settings import Settings
 from .web import install_pages
@@ -50,6 +52,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     mailer = Mailer(judge) if settings.mail_enabled else None
     if mailer is not None:
         judge.listeners.append(mailer.on_event)
+    # counted here, served by `standoff serve` on their own address (metrics.py)
+    metrics = Metrics() if settings.metrics_address else None
+    if metrics is not None:
+        judge.listeners.append(metrics.on_event)
+        if mailer is not None:
+            mailer.observer = metrics.on_mail
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -64,6 +72,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await run_in_threadpool(scheduler.stop)
             if mailer is not None:
                 await run_in_threadpool(mailer.stop)
+            if metrics is not None:
+                metrics.process_exit()
             db.dispose()
 
     app = FastAPI(title="standoff judge", version=__version__, description=DESCRIPTION,
@@ -106,4 +116,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # a new game may carry a designer's variant file: a larger body there only
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes,
                        larger={("POST", "/api/v1/games"): settings.max_variant_bytes})
+    # one log line per request, the request id, and the one 500 (logs.py): added last,
+    # so outermost, it sees every answer
+    app.add_middleware(RequestLog, observe=metrics.observe_request if metrics else None)
     return app

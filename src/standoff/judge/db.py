@@ -49,14 +49,17 @@ def utcnow() -> datetime:
 
 
 def make_engine(settings: Settings) -> Engine:
+    """``hide_parameters``: an error's text (and so a logged traceback) shows a failed
+    statement without its values, which may be a token's hash or a player's press."""
     url = settings.database_url
     if settings.is_sqlite:
         engine = create_engine(url, connect_args={"check_same_thread": False,
-                                                  "timeout": SQLITE_BUSY_MS / 1000})
+                                                  "timeout": SQLITE_BUSY_MS / 1000},
+                               hide_parameters=True)
         _sqlite_discipline(engine, settings.sqlite_synchronous.upper())
         return engine
     return create_engine(url, pool_size=settings.pool_size, max_overflow=settings.pool_size * 2,
-                         pool_pre_ping=True)
+                         pool_pre_ping=True, hide_parameters=True)
 
 
 def _sqlite_discipline(engine: Engine, synchronous: str) -> None:

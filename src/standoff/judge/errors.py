@@ -14,6 +14,7 @@ replaced here, so a client can rely on the shape whatever went wrong.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -73,6 +74,17 @@ def not_found(detail: str) -> ApiError:
 
 def conflict(detail: str) -> ApiError:
     return ApiError(409, detail)
+
+
+def mark_logged(exc: BaseException) -> None:
+    """Note that ``exc``'s traceback has been logged (so nothing logs it twice)."""
+    # an exception type without a __dict__ refuses: then it is logged twice, at worst
+    with contextlib.suppress(AttributeError):
+        exc.__standoff_logged__ = True  # type: ignore[attr-defined]
+
+
+def was_logged(exc: BaseException) -> bool:
+    return bool(getattr(exc, "__standoff_logged__", False))
 
 
 def error_response(status: int, detail: str, headers: Mapping[str, str] | None = None,
@@ -142,7 +154,12 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def _internal(request: Request, exc: Exception) -> JSONResponse:
-        log.exception("internal error on %s %s", request.method, request.url.path)
+        # logs.RequestLog answers a route's failure and logs it; this is for what fails
+        # outside it. Starlette re-raises after us, and uvicorn logs it again unless it
+        # is marked (logs.AlreadyLogged drops that copy): one traceback per failure.
+        if not was_logged(exc):
+            log.exception("internal error on %s %s", request.method, request.url.path)
+            mark_logged(exc)
         return error_response(500, "the server failed to answer this request; it is logged")
 
 

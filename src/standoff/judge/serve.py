@@ -11,16 +11,21 @@ from __future__ import annotations
 
 import logging
 import os
-import sys
+import shutil
+import tempfile
 from pathlib import Path
 
 from fastapi import FastAPI
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
+from . import logs
 from .app import create_app
 from .db import Database
+from .metrics import MULTIPROC_ENV
 from .settings import Settings
+
+log = logging.getLogger("standoff.judge")
 
 
 class ServeError(Exception):
@@ -28,19 +33,14 @@ class ServeError(Exception):
 
 
 def app_from_env() -> FastAPI:
-    """The factory uvicorn's worker processes call."""
-    configure_logging()
+    """The factory uvicorn's worker processes call (uvicorn has applied our
+    ``log_config`` in them already)."""
     return create_app(Settings.from_env())
 
 
-def configure_logging() -> None:
-    """The judge's own log lines (processed phases, errors) beside uvicorn's."""
-    logger = logging.getLogger("standoff.judge")
-    if not logger.handlers:
-        handler = logging.StreamHandler()
-        handler.setFormatter(logging.Formatter("%(levelname)s:     %(message)s"))
-        logger.addHandler(handler)
-        logger.setLevel(logging.INFO)
+def configure_logging(log_format: str = "text") -> None:
+    """The judge's log lines and uvicorn's, one format on stderr (logs.py)."""
+    logs.configure(log_format)
 
 
 def describe_database(url: str) -> str:
@@ -54,7 +54,7 @@ def describe_database(url: str) -> str:
 def run(settings: Settings) -> None:
     import uvicorn
 
-    configure_logging()
+    configure_logging(settings.log_format)
     try:
         db = Database(settings)
         db.migrate()
@@ -64,14 +64,46 @@ def run(settings: Settings) -> None:
         raise ServeError(f"cannot open the database {describe_database(settings.database_url)}:"
                          f" {first}") from exc
     os.environ.update(settings.to_env())
-    print(f"standoff judge on http://{settings.host}:{settings.port} "
-          f"(API /api/v1, docs /docs; database: {describe_database(settings.database_url)}; "
-          f"{settings.workers} worker{'s' if settings.workers > 1 else ''})",
-          file=sys.stderr, flush=True)
+    metrics_dir = _metrics_dir() if settings.metrics_address else None
+    server = None
+    if metrics_dir is not None:
+        from .metrics import MetricsServer
+
+        try:
+            server = MetricsServer(settings)
+            server.start()
+        except OSError as exc:
+            shutil.rmtree(metrics_dir, ignore_errors=True)
+            raise ServeError(f"cannot serve metrics on {settings.metrics_address}: "
+                             f"{exc.strerror or exc}") from exc
+        log.info("metrics on http://%s/metrics", settings.metrics_address)
+    # logged, not printed: with --log-format json every line of stderr is JSON
+    log.info("standoff judge on http://%s:%s (API /api/v1, docs /docs; database: %s; "
+             "%s worker%s)", settings.host, settings.port,
+             describe_database(settings.database_url), settings.workers,
+             "s" if settings.workers > 1 else "")
+    # uvicorn's access log is replaced by logs.RequestLog (no query strings, a request id);
+    # log_config is applied again in each worker process
     common = {"host": settings.host, "port": settings.port, "proxy_headers": False,
-              "log_level": "info", "timeout_graceful_shutdown": 30}
-    if settings.workers > 1:
-        uvicorn.run("standoff.judge.serve:app_from_env", factory=True,
-                    workers=settings.workers, **common)  # type: ignore[arg-type]
-    else:
-        uvicorn.run(create_app(settings), **common)  # type: ignore[arg-type]
+              "log_level": "info", "timeout_graceful_shutdown": 30, "access_log": False,
+              "log_config": logs.logging_config(settings.log_format)}
+    try:
+        if settings.workers > 1:
+            uvicorn.run("standoff.judge.serve:app_from_env", factory=True,
+                        workers=settings.workers, **common)  # type: ignore[arg-type]
+        else:
+            uvicorn.run(create_app(settings), **common)  # type: ignore[arg-type]
+    finally:
+        if server is not None:
+            server.stop()
+        if metrics_dir is not None:
+            shutil.rmtree(metrics_dir, ignore_errors=True)
+
+
+def _metrics_dir() -> str:
+    """A new directory for the processes' metric files, named in the environment before
+    prometheus_client is first imported here or in any worker (it reads it then; see
+    metrics.py). Always a new one: files left by an earlier run would count twice."""
+    path = tempfile.mkdtemp(prefix="standoff-metrics-")
+    os.environ[MULTIPROC_ENV] = path
+    return path

@@ -119,6 +119,11 @@ class Settings:
     reminder_fraction: float = 0.25
     #: the judge's address as players reach it, for links in mails (optional)
     public_url: str = ""
+    #: the log's format: text (uvicorn's ``LEVEL:     message``) or json (one object a line)
+    log_format: str = "text"
+    #: serve Prometheus metrics at http://HOST:PORT/metrics, an address of their own
+    #: (never the judge's port); empty: no metrics
+    metrics_address: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "database_url", normalise_database_url(self.database_url))
@@ -129,6 +134,12 @@ class Settings:
             raise ValueError("STANDOFF_REMINDER_FRACTION must be between 0 and 1")
         if self.mail_attempts < 1:
             raise ValueError("STANDOFF_MAIL_ATTEMPTS must be at least 1")
+        if self.log_format not in ("text", "json"):
+            raise ValueError("STANDOFF_LOG_FORMAT must be text or json")
+        if self.metrics_address:
+            from .metrics import parse_address  # the address's own check, in one place
+
+            parse_address(self.metrics_address)
 
     @property
     def mail_enabled(self) -> bool:
