@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 
-from judge_fixtures import Api, ServerProcess, make_api
+from judge_fixtures import ServerProcess, make_api
 
 
 def _create(url: str, token: str, n: int) -> httpx.Response:

@@ -1,6 +1,7 @@
-/* The lobby: my games, open games (with a join button per free power), the
-   create form (every bundled variant, its rule options, deadlines, press,
-   anonymous, private). Everything goes through the API. */
+/* The lobby: my games, open games (with a join button per free power: all from
+   one GET /games, no request per game), the create form (every bundled variant,
+   its rule options, deadlines, press, anonymous, private). Everything goes
+   through the API. */
 "use strict";
 
 const VARIANTS = Object.fromEntries(
@@ -29,47 +30,72 @@ async function join(gameId, power, invite) {
   } catch (e) { showError("join-error", e); }
 }
 
-async function joinButtons(g) {
+function joinButtons(g) {
+  // from the listing alone (taken_powers): no request per game
   const box = el("div", {class: "joins", "data-testid": "join-" + g.id});
-  let taken = {};
-  try {
-    const full = await api("GET", "/games/" + g.id);
-    taken = full.powers;
-  } catch (e) { return box; }
   const variant = VARIANTS[g.variant];
-  for (const p of (variant ? variant.powers : Object.keys(taken))) {
-    const seat = taken[p];
-    const free = !seat || !seat.player;
-    box.append(el("button", {type: "button", class: "small", "data-testid": "join-" + g.id + "-" + p,
-      disabled: !free, onclick: () => join(g.id, p)}, p));
+  const taken = new Set(g.taken_powers || []);
+  if (variant) {  // an uploaded variant's powers are on its game page
+    for (const p of variant.powers) {
+      box.append(el("button", {type: "button", class: "small", "data-testid": "join-" + g.id + "-" + p,
+        disabled: taken.has(p), onclick: () => join(g.id, p)}, p));
+    }
   }
   box.append(el("button", {type: "button", class: "small", "data-testid": "join-" + g.id + "-any",
     onclick: () => join(g.id, null)}, "any free power"));
   return box;
 }
 
-async function loadGames() {
-  const games = await api("GET", "/games");
+/* The listing, one page (the server's largest, 500 games) per request; the next
+   page's address comes in the Link header, fetched when "More games" is pressed. */
+async function listingPage(path) {
+  const res = await fetch(path, {headers: {"Accept": "application/json"}, credentials: "same-origin"});
+  if (!res.ok) {
+    const data = await res.json().catch(() => null);
+    throw new ApiFailure(res.status, (data && data.detail) || String(res.status));
+  }
+  const link = res.headers.get("link") || "";
+  const next = link.match(/^<([^>]+)>;\s*rel="next"/);
+  return {games: await res.json(), next: next && next[1].startsWith("/api/v1/games?") ? next[1] : null};
+}
+
+function addGames(games) {
   const mine = document.getElementById("my-games");
   const open = document.getElementById("open-games");
-  mine.replaceChildren(); open.replaceChildren();
+  const rows = {mine: document.createDocumentFragment(), open: document.createDocumentFragment()};
   for (const g of games) {
-    const link = el("a", {href: "/games/" + g.id, "data-testid": "game-link-" + g.id}, g.name);
-    const li = el("li", {"data-game": g.id}, link, " ", el("span", {class: "muted"}, gameLine(g)));
-    if (g.your_power || g.master) mine.append(li);
+    if (g.your_power || g.master) {
+      const link = el("a", {href: "/games/" + g.id, "data-testid": "game-link-" + g.id}, g.name);
+      rows.mine.append(el("li", {"data-game": g.id}, link, " ", el("span", {class: "muted"}, gameLine(g))));
+    }
     if (g.status === "forming" && !g.your_power && !g.private) {
-      const item = el("li", {"data-game": g.id}, el("a", {href: "/games/" + g.id}, g.name), " ",
-        el("span", {class: "muted"}, gameLine(g)));
-      item.append(await joinButtons(g));
-      open.append(item);
+      rows.open.append(el("li", {"data-game": g.id}, el("a", {href: "/games/" + g.id}, g.name), " ",
+        el("span", {class: "muted"}, gameLine(g)), joinButtons(g)));
     }
   }
-  if (!mine.children.length) mine.append(el("li", {class: "muted"}, "None yet: create or join one."));
-  if (!open.children.length) open.append(el("li", {class: "muted"}, "No open games."));
+  for (const list of [mine, open]) {
+    for (const stale of list.querySelectorAll("li.empty")) stale.remove();
+  }
+  mine.append(rows.mine); open.append(rows.open);
+  if (!mine.children.length) mine.append(el("li", {class: "muted empty"}, "None yet: create or join one."));
+  if (!open.children.length) open.append(el("li", {class: "muted empty"}, "No open games."));
+}
+
+async function loadGames(path) {
+  const more = document.getElementById("more-games");
+  more.hidden = true;
+  const page = await listingPage(path);
+  addGames(page.games);
+  more.hidden = !page.next;
+  more.dataset.next = page.next || "";
 }
 
 document.addEventListener("DOMContentLoaded", () => {
-  loadGames().catch((e) => showError("join-error", e));
+  loadGames("/api/v1/games").catch((e) => showError("join-error", e));
+  const more = document.getElementById("more-games");
+  more.addEventListener("click", () => {
+    loadGames(more.dataset.next).catch((e) => showError("join-error", e));
+  });
   const form = document.getElementById("create-form");
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
