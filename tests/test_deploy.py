@@ -352,3 +352,50 @@ def test_a_bad_trusted_proxy_stops_the_judge_from_starting(tmp_path: Path) -> No
                                     "--trusted-proxies", "127.0.0.1,10.0.0.300"])
     assert done.exit_code == 2, done.output
     assert "10.0.0.300" in done.output
+
+
+def _unit_commands(unit: Path, *keys: str) -> list[list[str]]:
+    """The command lines of a unit's ``KEY=`` lines, as systemd would split them
+    (``%%`` is a literal ``%``)."""
+    import shlex
+
+    out = []
+    for line in unit.read_text().splitlines():
+        key, sep, value = line.partition("=")
+        if sep and key in keys:
+            out.append(shlex.split(value.replace("%%", "%")))
+    return out
+
+
+def test_the_backup_units_commands_back_up_the_running_judge(stack: Stack,
+                                                             tmp_path: Path) -> None:
+    """standoff-backup.service's own command lines, run against the two judges'
+    PostgreSQL while they serve, give a file that ``standoff restore`` puts back."""
+    with stack.client("127.0.0.5") as client:
+        api = Api(client)
+        game = api.new_game(api.signup(), name="kept by the backup")
+    backups = tmp_path / "backups"
+    backups.mkdir()
+    copy = tmp_path / "standoff-backup.service"
+    copy.write_text((DEPLOY / "standoff-backup.service").read_text()
+                    .replace(INSTALLED_STANDOFF, str(Path(sys.executable).parent / "standoff"))
+                    .replace("/var/lib/standoff/backups", str(backups)))
+    env = {**os.environ, **env_file_settings(),
+           "STANDOFF_DATABASE_URL": stack.judges[1].db_url or ""}
+    for command in _unit_commands(copy, "ExecStart", "ExecStartPost"):
+        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120,
+                              check=False)
+        assert done.returncode == 0, (command, done.stdout, done.stderr)
+    made = list(backups.glob("judge-*.sqlite"))
+    assert len(made) == 1, made
+    restored = tmp_path / "restored.db"
+    done = subprocess.run([sys.executable, "-m", "standoff", "restore", str(made[0]),
+                           "--database-url", f"sqlite:///{restored}"], capture_output=True,
+                          text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    import sqlite3
+
+    with contextlib.closing(sqlite3.connect(restored)) as db:
+        names = {row[0] for row in db.execute("SELECT name FROM games WHERE id = ?",
+                                              (game["id"],))}
+    assert names == {"kept by the backup"}
