@@ -119,6 +119,8 @@ def test_the_example_environment_names_real_settings() -> None:
     active = Settings.from_env(env_file_settings())
     assert active.trusted_proxies == ("127.0.0.1/32", "::1/128")
     assert active.secure_cookies and not active.is_sqlite
+    # --workers N hands the settings to each worker process through the environment
+    assert Settings.from_env(active.to_env()) == active
 
 
 # -- Caddy in front of two judges ------------------------------------------------------
