@@ -124,7 +124,8 @@ def test_a_500_is_logged_once_and_no_secret_is_logged(db_url: str,
 
 def test_json_logs_parse_line_by_line(tmp_path: Path, servers: list[ServerProcess]) -> None:
     db_url = f"sqlite:///{tmp_path / 'judge.db'}"
-    server = ServerProcess(db_url, args=("--log-format", "json"))
+    server = ServerProcess(db_url, args=("--log-format", "json", "--trusted-proxies",
+                                         "127.0.0.1"))
     servers.append(server)
     api = server.start().client()
     secrets = _secrets_session(api)
@@ -133,6 +134,8 @@ def test_json_logs_parse_line_by_line(tmp_path: Path, servers: list[ServerProces
     forged = api.call("GET", "/variants", headers={"X-Request-ID": "bad id\twith spaces"},
                       expect=200)
     assert re.fullmatch(r"[0-9a-f]{32}", forged.headers["x-request-id"])
+    proxied = api.call("GET", "/variants", headers={"X-Forwarded-For": "198.51.100.9"},
+                       expect=200)
     _break_token_writes(db_url)
     failed = api.call("POST", "/tokens", body={"username": secrets["name"],
                                                "password": PASSWORD}, expect=500)
@@ -145,6 +148,9 @@ def test_json_logs_parse_line_by_line(tmp_path: Path, servers: list[ServerProces
     ids = {o["request_id"] for o in requests}
     assert {"lb-7f3a.42", forged.headers["x-request-id"],
             failed.headers["x-request-id"]} <= ids
+    # the client as the throttles see it: the address a trusted proxy forwarded
+    [behind] = [o for o in requests if o["request_id"] == proxied.headers["x-request-id"]]
+    assert behind["client"] == "198.51.100.9"
     [failure] = [o for o in objects if "traceback" in o]
     assert failure["status"] == 500 and failure["route"] == "/api/v1/tokens"
     assert failure["level"] == "error"
@@ -281,3 +287,20 @@ def test_a_bad_metrics_address_is_refused(address: str) -> None:
 
     with pytest.raises(ValueError, match="HOST:PORT"):
         Settings(metrics_address=address)
+
+
+@pytest.mark.parametrize(("path", "query", "params", "logged"), [
+    ("/games/3", b"invite=abc&since=4", {}, "/games/3?invite=[hidden]&since=4"),
+    ("/x", b"next=/lobby&t=" + b"A" * 43, {}, "/x?next=/lobby&t=[hidden]"),
+    ("/x", b"api_key=1&session_id=2&csrf=3", {}, "/x?api_key=[hidden]&session_id=[hidden]"
+                                                  "&csrf=[hidden]"),
+    ("/reset/s3cr3t", b"", {"token": "s3cr3t"}, "/reset/[hidden]"),
+    ("/api/v1/games/\nINFO:     forged", b"", {}, "/api/v1/games/%0AINFO:%20%20%20%20%20forged"),
+])
+def test_logged_paths_hide_secrets_and_cannot_forge_lines(path: str, query: bytes,
+                                                           params: dict[str, str],
+                                                           logged: str) -> None:
+    from standoff.judge.logs import safe_path
+
+    scope = {"type": "http", "path": path, "query_string": query, "path_params": params}
+    assert safe_path(scope) == logged

@@ -48,6 +48,7 @@ from starlette.routing import Mount
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .errors import error_response, mark_logged, was_logged
+from .proxies import client_address
 
 log = logging.getLogger("standoff.judge.requests")
 
@@ -114,9 +115,14 @@ def safe_path(scope: Scope) -> str:
     return shown if len(shown) <= _MAX_PATH else shown[:_MAX_PATH] + "..."
 
 
-def _client(scope: Scope) -> str:
+def _client(scope: Scope, trusted: tuple[str, ...]) -> str:
+    """The client's address as the throttles see it (proxies.py): behind a trusted
+    proxy, the address it forwarded."""
     client = scope.get("client")
-    return str(client[0]) if client else "-"
+    peer = str(client[0]) if client else "-"
+    forwarded = [v.decode("latin-1") for k, v in scope.get("headers", ())
+                 if k == b"x-forwarded-for"]
+    return client_address(peer, forwarded, trusted)
 
 
 class RequestLog:
@@ -125,12 +131,15 @@ class RequestLog:
     Installed outermost of the app's middleware (``app.add_middleware`` last),
     so it sees every answer, a 413 from the body limit included. ``observe``
     (the metrics, when on) is told each request's route template, status and
-    duration.
+    duration. The client's address is read as the throttles read it
+    (``trusted_proxies``: whose ``X-Forwarded-For`` is believed).
     """
 
-    def __init__(self, app: ASGIApp, observe: Observer | None = None) -> None:
+    def __init__(self, app: ASGIApp, observe: Observer | None = None,
+                 trusted_proxies: tuple[str, ...] = ()) -> None:
         self.app = app
         self.observe = observe
+        self.trusted = tuple(trusted_proxies)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -169,7 +178,7 @@ class RequestLog:
         seconds = time.perf_counter() - started
         method = str(scope.get("method", "?"))
         route = route_template(scope)
-        fields = {"request_id": rid, "client": _client(scope), "method": method,
+        fields = {"request_id": rid, "client": _client(scope, self.trusted), "method": method,
                   "path": safe_path(scope), "route": route, "status": status,
                   "duration_ms": round(seconds * 1000, 1)}
         text = (f"{fields['client']} {method} {fields['path']} {status} "
