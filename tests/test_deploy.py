@@ -173,7 +173,8 @@ import {DEPLOY / "Caddyfile"}
 
 def _wait_for_https(stack: Stack, timeout: float = 30) -> None:
     """Until Caddy answers over TLS with a certificate its root signed (it issues the
-    certificate in the background after starting)."""
+    certificate in the background after starting). ``/metrics`` is answered by Caddy
+    itself (404), so this waits for Caddy alone, whatever the judges do."""
     end = time.monotonic() + timeout
     last: Exception | None = None
     while time.monotonic() < end:
@@ -182,7 +183,7 @@ def _wait_for_https(stack: Stack, timeout: float = 30) -> None:
         if stack.root_cert.exists():
             try:
                 with stack.client("127.0.0.2") as client:
-                    if client.get("/api/v1/status").status_code == 200:
+                    if client.get("/metrics").status_code == 404:
                         return
             except (httpx.HTTPError, ssl.SSLError) as exc:
                 last = exc
@@ -211,16 +212,42 @@ def stack(postgres: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[S
         _wait_for_https(built)
         yield built
     finally:
-        if caddy is not None and caddy.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(caddy.pid, signal.SIGTERM)
-            try:
-                caddy.wait(10)
-            except subprocess.TimeoutExpired:
-                os.killpg(caddy.pid, signal.SIGKILL)
-                caddy.wait(10)
+        if caddy is not None:
+            _stop(caddy)
         for judge in judges:
             judge.kill()
+
+
+def _stop(caddy: subprocess.Popen[bytes]) -> None:
+    if caddy.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(caddy.pid, signal.SIGTERM)
+        try:
+            caddy.wait(10)
+        except subprocess.TimeoutExpired:
+            os.killpg(caddy.pid, signal.SIGKILL)
+            caddy.wait(10)
+
+
+def test_with_no_judge_answering_caddy_answers_in_the_judges_error_format(
+        tmp_path: Path) -> None:
+    """Both judges down (an upgrade, a crash): after its 5 s of retries Caddy answers
+    503 as the judge would, so a bot reads it like any other refusal."""
+    port, nobody = free_port(), free_port()
+    caddy, root = _start_caddy(tmp_path, port, [f"127.0.0.1:{nobody}"])
+    try:
+        front = Stack(f"https://127.0.0.1:{port}", root, [], caddy, tmp_path / "caddy.log")
+        _wait_for_https(front)
+        with front.client("127.0.0.2") as client:
+            started = time.monotonic()
+            got = client.get("/api/v1/games")
+            waited = time.monotonic() - started
+        assert got.status_code == 503, got.text
+        assert got.json()["error"] == "unavailable"
+        assert got.headers["retry-after"] == "30"
+        assert 4 < waited < 9, waited
+    finally:
+        _stop(caddy)
 
 
 def _requests_seen(judge: ServerProcess, path: str) -> int:
