@@ -19,7 +19,7 @@ import secrets
 from datetime import timedelta
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Depends, Header, Query
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -43,6 +43,7 @@ from .schemas import (
     VariantOut,
 )
 from .uploads import choose_variant, claim_names
+from .variants import VariantUnavailable
 
 router = APIRouter(prefix="/api/v1", tags=["games"], responses=ERROR_RESPONSES)
 
@@ -107,7 +108,7 @@ def game_out(s: Session, game: Game, who: Caller, j: Judge) -> GameOut:
     is_master = who.user_id == game.master_id
     active = game.status == "active"
     powers = {}
-    for power in j.variants.rules(game).powers:
+    for power in _powers(j, game, seats):
         seat = seats.get(power)
         shown = seat is not None and (not game.anonymous or is_master or seat is mine)
         powers[power] = PowerOut(
@@ -127,6 +128,17 @@ def game_out(s: Session, game: Game, who: Caller, j: Judge) -> GameOut:
         invite=game.invite_code if is_master else None, created_at=game.created_at,
         variant_sha256=game.variant_sha256, set_aside=_set_aside(game),
         failure=game.failure if is_master and _set_aside(game) else None)
+
+
+def _powers(j: Judge, game: Game, seats: dict[str, Seat]) -> list[str]:
+    """The game's powers; for a game whose variant file no longer loads (set aside
+    until its master retries), those the table and the board still name, so its
+    master and players can see it and why it stopped."""
+    try:
+        return j.variants.rules(game).powers
+    except VariantUnavailable:
+        position = game.state.get("position", {})
+        return sorted({*seats, *position.get("units", {}), *position.get("centres", {})})
 
 
 def _set_aside(game: Game) -> bool:
@@ -198,14 +210,17 @@ def create_game(body: GameIn, who: CallerDep, j: JudgeDep) -> GameOut:
 
 @router.get("/games/{game_id}", response_model=GameOut)
 def show_game(game_id: GameId, who: CallerDep, j: JudgeDep,
-              invite: Annotated[str | None, Query(max_length=64)] = None) -> GameOut:
+              invite: Annotated[str | None, Query(max_length=64)] = None,
+              invite_header: Annotated[str | None, Header(alias="X-Invite-Code",
+                                                          max_length=64)] = None) -> GameOut:
     """The game: phase, deadline, position, and per power who plays it (unless
     anonymous), whether it has submitted orders and is ready, its NMRs. Never the
-    pending orders themselves. ``?invite=CODE`` opens a forming private game to
-    the holder of its invite code, to choose a power."""
+    pending orders themselves. A forming private game opens to the holder of its
+    invite code, to choose a power: send it as the header ``X-Invite-Code: CODE``
+    (better: a header stays out of access logs and Referer headers) or ``?invite=CODE``."""
     with j.db.read() as s:
         game = get_game(s, game_id)
-        require_view(game, who, seats_of(s, game_id), invite)
+        require_view(game, who, seats_of(s, game_id), invite_header or invite)
         return game_out(s, game, who, j)
 
 
