@@ -298,6 +298,12 @@ def deleted(s: Session, statement: Delete) -> int:
     return int(cast(CursorResult[Any], result).rowcount)
 
 
+def account_email(j: Judge, user_id: int) -> str | None:
+    """The account's e-mail address (for its own account page)."""
+    with j.db.read() as s:
+        return s.scalar(select(User.email).where(User.id == user_id))
+
+
 # -- tokens -------------------------------------------------------------------------------
 
 def issue_token(j: Judge, user_id: int, kind: str) -> str:

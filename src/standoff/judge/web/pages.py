@@ -90,6 +90,16 @@ def signup_page(request: Request) -> Response:
     return _render(request, "signup.html", None)
 
 
+@router.get("/account", response_class=HTMLResponse)
+def account_page(request: Request) -> Response:
+    """Password, e-mail, sessions and tokens (the page's script uses /api/v1/account)."""
+    who = page_caller(request)
+    if who is None:
+        return _login(request)
+    return _render(request, "account.html", who,
+                   email=auth.account_email(request.app.state.judge, who.user_id))
+
+
 @router.get("/lobby", response_class=HTMLResponse)
 def lobby_page(request: Request) -> Response:
     who = page_caller(request)

@@ -1,8 +1,79 @@
-/* Sign-up and log-in: the API's /accounts and /session (which sets the cookies). */
+/* Sign-up, log-in and the account page: the API's /accounts, /session (which sets
+   the cookies) and /account/... (password, e-mail, tokens and sessions). */
 "use strict";
+
+/* Where to go after logging in: `next` only if it is a page of this very server.
+   The server checks it too (auth.safe_next), but a browser reads "/\evil.example"
+   and "/<TAB>/evil.example" as "//evil.example", so the browser's own URL parser
+   decides here, and only the path, query and fragment of a same-origin URL are used. */
+function sameOriginPath(next, fallback) {
+  try {
+    const url = new URL(next || fallback, location.origin);
+    if (url.origin === location.origin) return url.pathname + url.search + url.hash;
+  } catch (e) { /* not a URL at all */ }
+  return fallback;
+}
 
 async function logIn(username, password) {
   return api("POST", "/session", {username, password});
+}
+
+function when(iso) {
+  return iso ? new Date(iso).toLocaleString() : "never";
+}
+
+async function showTokens(list) {
+  const tokens = await api("GET", "/account/tokens");
+  list.replaceChildren(...tokens.map((t) => el("li", {"data-testid": "token-" + t.id,
+                                                      "class": "token"},
+    el("span", {text: (t.kind === "api" ? "bearer token" : "page session") + " #" + t.id
+                + (t.current ? " (this one)" : "")}),
+    el("span", {"class": "muted", text: " made " + when(t.created) + ", ends "
+                + when(t.expires) + " "}),
+    el("button", {type: "button", "data-testid": "revoke-" + t.id, onclick: async () => {
+      try {
+        await api("DELETE", "/account/tokens/" + t.id);
+        if (t.current && t.kind === "session") location.href = "/login";
+        else await showTokens(list);
+      } catch (e) { showError("tokens-error", e); }
+    }, text: "Revoke"}))));
+}
+
+function accountPage(page) {
+  const pw = document.getElementById("password-form");
+  pw.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    showError("password-error", null);
+    const done = document.getElementById("password-done");
+    done.textContent = "";
+    try {
+      await api("PUT", "/account/password", {password: pw.elements["current"].value,
+                                             new_password: pw.elements["new"].value});
+      pw.reset();
+      done.textContent = "Password changed; every other session and token was revoked.";
+      await showTokens(list);
+    } catch (e) { showError("password-error", e); }
+  });
+  const mail = document.getElementById("email-form");
+  mail.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    showError("email-error", null);
+    const done = document.getElementById("email-done");
+    done.textContent = "";
+    try {
+      const value = mail.elements["email"].value.trim();
+      const got = await api("PUT", "/account/email", {email: value || null});
+      done.textContent = got.email ? "Reminders go to " + got.email + "." : "No e-mail address.";
+    } catch (e) { showError("email-error", e); }
+  });
+  const list = document.getElementById("token-list");
+  document.getElementById("revoke-all").addEventListener("click", async () => {
+    try {
+      await api("DELETE", "/account/tokens");
+      location.href = "/login";
+    } catch (e) { showError("tokens-error", e); }
+  });
+  showTokens(list).catch((e) => showError("tokens-error", e));
 }
 
 document.addEventListener("DOMContentLoaded", () => {
@@ -12,7 +83,7 @@ document.addEventListener("DOMContentLoaded", () => {
     showError("login-error", null);
     try {
       await logIn(login.elements["username"].value, login.elements["password"].value);
-      location.href = login.dataset.next || "/lobby";
+      location.href = sameOriginPath(login.dataset.next, "/lobby");
     } catch (e) { showError("login-error", e); }
   });
   const signup = document.getElementById("signup-form");
@@ -28,4 +99,6 @@ document.addEventListener("DOMContentLoaded", () => {
       location.href = "/lobby";
     } catch (e) { showError("signup-error", e); }
   });
+  const page = document.getElementById("account-page");
+  if (page) accountPage(page);
 });
