@@ -373,3 +373,37 @@ def test_a_set_aside_game_goes_on_when_its_master_retries(
     api.call("POST", f"/games/{table.id}/master/retry", table.master, expect=200)
     game = api.wait_phase(table, "S1901M", timeout=20)
     assert game["phase"] == "F1901M" and not game["set_aside"]
+
+
+def test_the_scheduler_purges_expired_sessions(db_url: str,
+                                               servers: list[ServerProcess]) -> None:
+    """Issue 26 item 12: expired sessions were never purged. A server's scheduler
+    deletes them (and throttle rows past their windows) at its first look."""
+    from datetime import timedelta
+
+    from sqlalchemy import func, select
+
+    from standoff.judge.db import Database, utcnow
+    from standoff.judge.models import Token
+
+    server = ServerProcess(db_url).start()
+    servers.append(server)
+    api = server.client()
+    token = api.signup()
+    api.call("POST", "/session", body={"username": api.json("GET", "/account", token)[
+        "username"], "password": "correct horse"}, expect=201)
+    server.kill()
+    db = Database(settings_for(db_url))
+    try:
+        with db.write() as s:
+            for row in s.scalars(select(Token).where(Token.kind == "session")):
+                row.expires_at = utcnow() - timedelta(seconds=1)
+        server = ServerProcess(db_url).start()
+        servers.append(server)
+        server.wait_for_line("purged 1 expired sessions")
+        with db.read() as s:
+            assert s.scalar(select(func.count()).select_from(Token)
+                            .where(Token.kind == "session")) == 0
+            assert s.scalar(select(func.count()).select_from(Token)) == 1  # the bearer token
+    finally:
+        db.dispose()

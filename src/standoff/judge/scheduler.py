@@ -20,13 +20,18 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 
 from sqlalchemy.exc import SQLAlchemyError
 
+from .auth import purge_expired
 from .context import Judge
 from .processing import due_games, process_phase
 
 log = logging.getLogger("standoff.judge")
+
+#: seconds between purges of expired sessions and throttle records
+PURGE_SECONDS = 600.0
 
 
 class Scheduler:
@@ -35,6 +40,8 @@ class Scheduler:
         self._stop = threading.Event()
         self._wake = threading.Event()
         self._thread: threading.Thread | None = None
+        #: when (time.monotonic) the next purge of expired rows is due: at start
+        self._next_purge = 0.0
 
     def start(self) -> None:
         if self._thread is not None:
@@ -71,6 +78,22 @@ class Scheduler:
                 log.exception("processing game %s turn %s failed", game_id, turn)
         return done
 
+    def purge(self) -> None:
+        """Every ``PURGE_SECONDS``: delete expired sessions and throttle rows past their
+        windows (``auth.purge_expired``), so the tables the log-in reads stay small."""
+        now = time.monotonic()
+        if now < self._next_purge:
+            return
+        self._next_purge = now + PURGE_SECONDS
+        try:
+            gone = purge_expired(self.judge)
+        except SQLAlchemyError as exc:
+            log.error("purging expired sessions failed (%s); trying again later",
+                      str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+            return
+        if gone:
+            log.info("purged %s expired sessions and throttle records", gone)
+
     def _run(self) -> None:
         interval = self.judge.settings.poll_interval
         while not self._stop.is_set():
@@ -79,5 +102,6 @@ class Scheduler:
                     pass  # more may have fallen due meanwhile
             except Exception:  # the database is away, say: keep the clock running
                 log.exception("the scheduler's look for due phases failed; retrying")
+            self.purge()
             self._wake.wait(interval)
             self._wake.clear()
