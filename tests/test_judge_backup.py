@@ -224,6 +224,7 @@ def test_a_backup_is_a_checked_self_contained_sqlite_file(tmp_path: Path) -> Non
     done = command("backup", str(file), "--database-url", url)
     assert done.returncode == 0, done.stderr
     assert file.read_bytes()[18:20] == b"\x01\x01"  # rollback journal, not WAL: one file
+    assert file.stat().st_mode & 0o777 == 0o600  # e-mail addresses, password hashes
     con = sqlite3.connect(file)
     try:
         info = dict(con.execute("SELECT key, value FROM standoff_backup").fetchall())

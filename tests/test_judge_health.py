@@ -7,7 +7,8 @@ seconds when the write does not commit. Each failure is made for real: a
 PostgreSQL cluster of the test's own, stopped and started again under a running
 judge; a small tmpfs filled to its last byte; an ext4 file system that the kernel
 turns read-only under the judge (``errors=remount-ro``, the way a failing disk
-does it, triggered through ext4's ``trigger_fs_error``). A tmpfs cannot play
+does it, triggered through ext4's ``trigger_fs_error``); and a PostgreSQL that
+hangs (its processes stopped), which only the probe's own time bound can catch. A tmpfs cannot play
 that part: Linux refuses ``mount -o remount,ro`` (also of a bind mount) while a
 process holds a file open for writing ("mount point is busy"), and the judge
 always does.
@@ -132,6 +133,50 @@ def test_ready_follows_postgresql_stopped_and_started(tmp_path: Path) -> None:
         cluster.resume()
         assert wait_ready(server, timeout=10)["ok"] is True
         server.client().call("GET", "/games", expect=200)  # the judge itself works again
+    finally:
+        if server is not None:
+            server.kill()
+        cluster.stop()
+
+
+def _cluster_pids(cluster: Any) -> list[int]:
+    """The postmaster of the test's own cluster and its children (by their ids)."""
+    postmaster = int((cluster.data / "postmaster.pid").read_text().split()[0])
+    children = subprocess.run(["ps", "-o", "pid=", "--ppid", str(postmaster)], check=False,
+                              capture_output=True, text=True).stdout.split()
+    return [postmaster, *map(int, children)]
+
+
+def test_ready_is_bounded_when_postgresql_hangs(tmp_path: Path) -> None:
+    """A PostgreSQL that accepts connections but never answers (every process of it
+    stopped with SIGSTOP, as a machine that is swapping to death or a dropped network
+    path): no statement timeout on the server can fire, and the driver waits for ever.
+    The probe still answers 503 within the bound, later probes at once, and 200
+    again once the database answers."""
+    if os.environ.get("STANDOFF_TEST_PG", "1") == "0":
+        pytest.skip("PostgreSQL tests skipped on purpose: STANDOFF_TEST_PG=0")
+    import signal
+
+    from pg import PostgresServer
+
+    cluster = PostgresServer().start()
+    server = None
+    try:
+        server = ServerProcess(cluster.url(cluster.create_database())).start()
+        wait_ready(server)
+        frozen = _cluster_pids(cluster)
+        try:
+            for pid in frozen:
+                os.kill(pid, signal.SIGSTOP)
+            assert_not_ready(server, "within 3 s")
+            again, took = timed_get(server.url + "/api/v1/ready")
+            assert again.status_code == 503 and "has not finished" in again.json()["detail"]
+            assert took < 1, took
+        finally:
+            for pid in frozen:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGCONT)
+        assert wait_ready(server, timeout=15)["ok"] is True
     finally:
         if server is not None:
             server.kill()

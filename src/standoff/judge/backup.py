@@ -138,6 +138,8 @@ def backup(database_url: str, dest: Path | str) -> Summary:
         with _errors(f"cannot back up {describe(url)}"):
             _remove(partial)
             source = _backend(url)
+            # readable by its owner alone: it holds e-mail addresses and password hashes
+            os.close(os.open(partial, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
             if source == "sqlite":
                 _copy_sqlite_file(_sqlite_path(url, must_exist=True), partial, read_only=False)
             else:
