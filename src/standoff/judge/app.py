@@ -27,6 +27,7 @@ from .context import Judge
 from .db import Database
 from .docs import install_docs
 from .errors import ApiError, BodyLimit, ErrorBody, install_error_handlers
+from .headers import install_headers
 from .health import NotReady, Readiness
 from .logs import RequestLog
 from .mail import Mailer
@@ -116,6 +117,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # a new game may carry a designer's variant file: a larger body there only
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes,
                        larger={("POST", "/api/v1/games"): settings.max_variant_bytes})
+    install_headers(app)  # security headers on every answer (headers.py)
     # one log line per request, the request id, and the one 500 (logs.py): added last,
     # so outermost, it sees every answer
     app.add_middleware(RequestLog, observe=metrics.observe_request if metrics else None,

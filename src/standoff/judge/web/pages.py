@@ -34,6 +34,8 @@ templates = Jinja2Templates(directory=str(HERE / "templates"))
 templates.env.globals["version"] = __version__
 router = APIRouter(include_in_schema=False)
 _PHASE = re.compile(r"^[A-Za-z0-9_.-]{1,20}$")
+#: the largest id a game can have (the database's 32-bit integer)
+MAX_ID = 2**31 - 1
 
 
 def page_caller(request: Request) -> Caller | None:
@@ -61,16 +63,19 @@ def _error(request: Request, who: Caller | None, exc: ApiError) -> HTMLResponse:
                    detail=exc.detail)
 
 
-def _game(request: Request, who: Caller, game_id: int,
-          invite: str | None = None) -> GameOut | HTMLResponse:
+def _game(request: Request, who: Caller, game_id: int) -> GameOut | HTMLResponse:
     """The game as the API shows it to the caller, or the error page it would give
-    (for a private game: a box for its invite code, which reopens the page)."""
+    (an id no game can have, e.g. over 2**31 - 1, is simply not found). A private
+    game not the caller's gives the invite page: its script takes the code from the
+    box or the address's fragment (``#invite=CODE``, which no server and no Referer
+    ever sees) and sends it to the API in a header, and offers the free powers."""
+    if not 1 <= game_id <= MAX_ID:
+        return _error(request, who, ApiError(404, f"there is no game {game_id}"))
     try:
-        return show_game(game_id, who, request.app.state.judge, invite)
+        return show_game(game_id, who, request.app.state.judge)
     except ApiError as exc:
         if exc.status == 403:  # the one refusal here: a private game not yours
-            return _render(request, "invite.html", who, 403, game_id=game_id,
-                           wrong=invite is not None)
+            return _render(request, "invite.html", who, 403, game_id=game_id)
         return _error(request, who, exc)
 
 
@@ -114,15 +119,18 @@ def lobby_page(request: Request) -> Response:
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)
 def game_page(request: Request, game_id: int, invite: str | None = None) -> Response:
+    if invite is not None:  # an old link: the code moves to the fragment, off the wire
+        return RedirectResponse(f"/games/{game_id}#invite={quote(invite, safe='')}",
+                                status_code=303)
     who = page_caller(request)
     if who is None:
         return _login(request)
-    game = _game(request, who, game_id, invite)
+    game = _game(request, who, game_id)
     if isinstance(game, HTMLResponse):
         return game
     return _render(request, "game.html", who, game=game,
                    names=_names(request, game),
-                   is_master=game.master == who.username, invite=invite or "")
+                   is_master=game.master == who.username)
 
 
 @router.get("/games/{game_id}/history", response_class=HTMLResponse)

@@ -4,13 +4,6 @@
    toggles and the master's buttons. */
 "use strict";
 
-/* a forming private game opened with its invite code (?invite=...) is seen with it
-   until the reader takes a seat */
-const INVITE = (() => {
-  const code = new URLSearchParams(location.search).get("invite");
-  return code ? "?invite=" + encodeURIComponent(code) : "";
-})();
-
 const GAME = JSON.parse(document.getElementById("game-data").textContent);
 let current = null;
 let pad = null;
@@ -50,7 +43,7 @@ function tick() {
 }
 
 async function loadMap() {
-  const res = await fetch(`/api/v1/games/${GAME.id}/map.svg${INVITE}`, {credentials: "same-origin"});
+  const res = await fetch(`/api/v1/games/${GAME.id}/map.svg`, {credentials: "same-origin"});
   if (res.ok) map.load(await res.text());
   if (pad) pad.highlight();
 }
@@ -68,7 +61,7 @@ async function loadResults(g) {
 
 async function refresh() {
   let g;
-  try { g = await api("GET", "/games/" + GAME.id + INVITE); } catch (e) { return; }
+  try { g = await api("GET", "/games/" + GAME.id); } catch (e) { return; }
   const moved = !current || current.turn !== g.turn || current.status !== g.status;
   current = g;
   document.getElementById("game-phase").textContent = g.phase;
@@ -101,9 +94,7 @@ function renderJoin(g) {
   for (const [p, s] of Object.entries(g.powers)) {
     box.append(el("button", {type: "button", class: "small", "data-testid": "join-" + p,
       disabled: Boolean(s.player), onclick: async () => {
-        const invite = document.getElementById("join-invite");
         const body = {power: p};
-        if (invite) body.invite = invite.value;
         try {
           await api("POST", `/games/${GAME.id}/seats`, body);
           location.reload();
