@@ -148,8 +148,9 @@ class Passwords:
         self.gate = gate
         self.wait = settings.hash_wait_seconds
         #: verified instead of a stored hash when the name is unknown, so an
-        #: unknown name costs the same time as a known one with a wrong password
-        self.dummy = self._hasher.hash(secrets.token_urlsafe(16))
+        #: unknown name costs the same time as a known one with a wrong password;
+        #: made on first need, in a worker thread holding a slot of the gate
+        self._dummy: str | None = None
 
     def hash_now(self, password: str) -> str:
         """The hash, computed in this thread (outside the gate: tests, the CLI)."""
@@ -158,9 +159,13 @@ class Passwords:
     def verify_now(self, stored: str | None, password: str) -> bool:
         """Whether ``password`` matches ``stored``; with ``stored`` None the dummy
         hash is verified all the same (the same cost) and the answer is False."""
+        target = stored
+        if target is None:
+            if self._dummy is None:
+                self._dummy = self._hasher.hash(secrets.token_urlsafe(16))
+            target = self._dummy
         try:
-            matched = self._hasher.verify(stored if stored is not None else self.dummy,
-                                          password)
+            matched = self._hasher.verify(target, password)
         except (VerifyMismatchError, VerificationError, InvalidHashError):
             return False
         return matched and stored is not None
