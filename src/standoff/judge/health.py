@@ -101,15 +101,20 @@ class Readiness:
 
     def _probe(self, future: Future[None]) -> None:
         """Upsert this process's heartbeat and commit (on the probe's thread)."""
+        failure: BaseException | None = None
         try:
             self._write()
-            future.set_result(None)
         except SQLAlchemyError as exc:
-            future.set_exception(NotReady(f"the database does not take writes: {_reason(exc)}"))
+            failure = NotReady(f"the database does not take writes: {_reason(exc)}")
         except BaseException as exc:  # anything else is the caller's to see, not lost here
-            future.set_exception(exc)
-        finally:
-            self._busy.release()
+            failure = exc
+        # free for the next probe *before* answering: a caller that asks again as soon
+        # as it has this answer must not find the probe still running
+        self._busy.release()
+        if failure is None:
+            future.set_result(None)
+        else:
+            future.set_exception(failure)
 
     def _write(self) -> None:
         now = utcnow()
