@@ -108,6 +108,8 @@ def costly(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
             made = client.post("/api/v1/accounts", json={"username": "taken",
                                                          "password": PASSWORD})
             assert made.status_code == 201, made.text
+            # and the dummy hash an unknown name is verified against
+            client.post("/api/v1/tokens", json={"username": "nobody", "password": PASSWORD})
         yield server
     finally:
         server.kill()
@@ -138,7 +140,8 @@ def test_sign_ups_for_a_taken_name_cost_no_argon2(costly: ServerProcess) -> None
     codes, grew = _flood_report(costly, "80 sign-ups for a taken name", answers, before, watch)
     assert codes == {409: 80}
     assert grew < 50, f"the server grew by {grew:.0f} MiB"
-    assert watch.slowest < 1.0
+    # was 16 s; here 30-210 ms (generous: CI runs two suites at once on two cores)
+    assert watch.slowest < 2.0
 
 
 def test_concurrent_sign_ups_are_bounded_by_the_hashing_gate(costly: ServerProcess) -> None:
@@ -165,7 +168,9 @@ def test_concurrent_sign_ups_are_bounded_by_the_hashing_gate(costly: ServerProce
     assert all(r.headers.get("retry-after") for r in answers if r.status_code == 503)
     assert all(r.json()["error"] == "unavailable" for r in answers if r.status_code == 503)
     assert grew < 2 * 64 + 40, f"the server grew by {grew:.0f} MiB"
-    assert watch.slowest < 2.0
+    # 0.3-1.7 s here, as the argon2 threads and SQLite's commits share two busy cores
+    # (the code before: 40 s)
+    assert watch.slowest < 5.0
 
 
 def _median_log_in(client: httpx.Client, username: str, rounds: int) -> list[float]:
