@@ -445,3 +445,20 @@ def test_the_scheduler_purges_expired_sessions(db_url: str,
             assert s.scalar(select(func.count()).select_from(Token)) == 1  # the bearer token
     finally:
         db.dispose()
+
+
+def test_maps_of_uploaded_variants_answer_never_500(server: ServerProcess) -> None:
+    """Issue 26 item 9: ``map.svg`` of an uploaded game with stacked levels or a map of
+    its own answered 500 (VariantError). Three levels are drawn side by side; a map
+    with no drawing is 404 with a sentence."""
+    api = server.client()
+    three = ('[variant]\nname = "three worlds"\ntitle = "Three worlds"\n[derive]\n'
+             'base = "standard"\nlevels = 3\ntransforms = ["twin_levels"]\n')
+    token = api.signup()
+    game = api.json("POST", "/games", token, {"name": "3", "variant_file": three}, expect=201)
+    svg = api.call("GET", f"/games/{game['id']}/map.svg", token, expect=200).text
+    assert ">III<" in svg and "mun3" in svg
+    own = grid_variant(21, "drawless")
+    game = api.json("POST", "/games", token, {"name": "own", "variant_file": own}, expect=201)
+    got = api.call("GET", f"/games/{game['id']}/map.svg", token, expect=404).json()
+    assert got["error"] == "not_found" and "no map drawing" in got["detail"]
