@@ -30,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import re
 import socket
 import threading
 import time
@@ -157,8 +158,12 @@ def _sqlite_busy(conn: Any, ms: int) -> None:
 
 
 def _reason(exc: SQLAlchemyError) -> str:
-    """The driver's first line (never the SQL or its parameters), at most 200 characters."""
+    """The driver's first line (never the SQL or its parameters), at most 200 characters,
+    without the quoted names and port numbers a connection error gives (the probe is
+    anonymous: it says what is wrong, not where the database lives)."""
     orig = getattr(exc, "orig", None)
     text = str(orig if orig is not None else exc).strip()
     first = text.splitlines()[0] if text else type(exc).__name__
+    first = re.sub(r'\s*(?:at|on)?\s*(?:socket\s*)?"[^"]*"', "", first)
+    first = re.sub(r",?\s*port \d+", "", first)
     return first[:200]
