@@ -28,6 +28,7 @@ from ..errors import ApiError
 from ..games import show_game
 from ..models import Game
 from ..schemas import GameOut
+from ..variants import VariantUnavailable
 
 HERE = Path(__file__).parent
 templates = Jinja2Templates(directory=str(HERE / "templates"))
@@ -153,7 +154,10 @@ def _names(request: Request, game: GameOut) -> dict[str, str]:
     j = request.app.state.judge
     with j.db.read() as s:
         row = s.get(Game, game.id)
-    return j.variants.rules(row).power_names if row is not None else {}
+    try:
+        return j.variants.rules(row).power_names if row is not None else {}
+    except VariantUnavailable:  # set aside until its master retries: its ids will do
+        return {p: p.replace("_", " ").title() for p in game.powers}
 
 
 def install_pages(app: FastAPI) -> None:

@@ -69,6 +69,7 @@ async function refresh() {
     outcomeText(g.outcome);
   renderPowers(g);
   renderJoin(g);
+  renderSetAside(g);
   tick();
   const me = GAME.power ? g.powers[GAME.power] : null;
   const ready = document.getElementById("ready-toggle");
@@ -84,6 +85,19 @@ async function refresh() {
     await loadResults(g).catch(() => {});
   }
   if (press) press.refresh();
+}
+
+/* a phase that failed to process: everyone sees that it waits; the master sees why
+   and may retry it */
+function renderSetAside(g) {
+  const box = document.getElementById("set-aside");
+  box.hidden = !g.set_aside;
+  box.textContent = g.set_aside
+    ? "Processing this phase failed: the game waits until its master retries it." +
+      (g.failure ? " The error: " + g.failure : "")
+    : "";
+  const retry = document.getElementById("master-retry");
+  if (retry) retry.hidden = !g.set_aside;
 }
 
 /* the seats still free, as buttons (a friend sent the game's address) */
