@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, Header, Query, Response
 from sqlalchemy import select
 
 from .auth import CallerDep
@@ -22,10 +22,10 @@ from .schemas import GameId, PhaseOut
 router = APIRouter(prefix="/api/v1", tags=["history"], responses=ERROR_RESPONSES)
 
 
-
 @router.get("/games/{game_id}/phases", response_model=list[PhaseOut])
 def phases(game_id: GameId, who: CallerDep, j: JudgeDep,
-           since: Annotated[int, Query(ge=0, description="skip the first N phases")] = 0
+           since: Annotated[int, Query(ge=0, le=2**31 - 1,
+                                       description="skip the first N phases")] = 0
            ) -> list[PhaseOut]:
     """Every processed phase, oldest first: the position, every power's orders, the
     results, what a change of map did, and the results report."""
@@ -49,13 +49,16 @@ def map_svg(game_id: GameId, who: CallerDep, j: JudgeDep,
             orders: Annotated[int, Query(ge=0, le=1, description="1: draw the phase's "
                                          "orders and results (processed phases)")] = 0,
             invite: Annotated[str | None, Query(max_length=64, description="a forming "
-                                                "private game's invite code")] = None
+                                                "private game's invite code")] = None,
+            invite_header: Annotated[str | None, Header(
+                alias="X-Invite-Code", max_length=64,
+                description="the invite code, better sent here than in the URL")] = None
             ) -> Response:
     """The map of a phase; with ``orders=1`` a processed phase's orders and results
     are drawn on it (the current phase's orders are secret and never drawn)."""
     with j.db.read() as s:
         game = get_game(s, game_id)
-        require_view(game, who, seats_of(s, game_id), invite)
+        require_view(game, who, seats_of(s, game_id), invite_header or invite)
         wanted = (phase or game.phase).strip().upper()
         record = s.scalars(select(PhaseRecord).where(PhaseRecord.game_id == game_id,
                                                      PhaseRecord.phase == wanted)).first()
