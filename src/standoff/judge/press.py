@@ -28,13 +28,17 @@ Conversations: every message belongs to one, named by its participants
 highest message id read); unread counts are the messages after it that the
 reader did not send.
 
-Message ids: the API's ``id`` of a message is its number within its game
-(``messages.number``: 1, 2, 3, ...), given under the game's row lock as the
-game's largest number plus one, so ids grow in commit order and "everything
-after id N" never skips a message that commits late. The table's own primary
-key never leaves the server: global ids would tell every player how much press
-the other games on the judge send. ``since``, ``up_to``, read markers
-(``message_reads.last_read_id``) and ``last_id`` are all such numbers.
+Message ids: each message has a number within its game (``messages.number``:
+1, 2, 3, ...), given under the game's row lock as the game's largest number
+plus one, so numbers grow in commit order and "everything after N" never skips
+a message that commits late; read markers (``message_reads.last_read_id``) hold
+such numbers. The API's ``id`` is neither that number nor the table's key but
+the message's place among the messages *the caller* may read (1, 2, 3, ...
+without gaps): global ids would tell every player how much press the other
+games send, and a game's own numbers, through their gaps, how much private
+press the other players of the game exchange. A reader's messages only ever
+grow (who reads a message is fixed when it is sent), so their ids never change.
+``since``, ``up_to``, ``last_id`` and ``read_up_to`` are such ids.
 
 Flooding: an account may post ``press_max_messages`` messages per
 ``press_window_seconds`` (all games together); more is 429 with Retry-After.
@@ -42,6 +46,7 @@ Flooding: an account may post ``press_max_messages`` messages per
 
 from __future__ import annotations
 
+import bisect
 import re
 from datetime import timedelta
 from typing import Annotated
@@ -141,9 +146,24 @@ def _throttle(s: Session, j: Judge, who: Caller) -> None:
                             f"{window} seconds; wait a little", {"Retry-After": str(window)})
 
 
-def _out(m: Message, to: list[str], reads: dict[str, int], who: Caller) -> MessageOut:
+def _numbers(s: Session, game_id: int, who: Caller, power: str | None) -> list[int]:
+    """The game numbers of the messages the caller may read, in order: the caller's
+    id of a message is its place in this list plus one."""
+    return list(s.scalars(select(Message.number).where(_visible(game_id, who, power))
+                          .order_by(Message.number)))
+
+
+def _rank(numbers: list[int], number: int) -> int:
+    """The caller's id of the message numbered ``number`` (or of the last one before
+    it: how many of the caller's messages are numbered up to it)."""
+    return bisect.bisect_right(numbers, number)
+
+
+def _out(m: Message, to: list[str], reads: dict[str, int], who: Caller,
+         numbers: list[int]) -> MessageOut:
     return MessageOut.model_validate({
-        "id": m.number, "from": m.sender_power or MASTER, "to": PUBLIC if m.public else to,
+        "id": _rank(numbers, m.number), "from": m.sender_power or MASTER,
+        "to": PUBLIC if m.public else to,
         "body": m.body, "phase": m.phase, "sent_at": m.sent_at,
         "conversation": m.conversation, "mine": m.sender_id == who.user_id,
         "unread": m.sender_id != who.user_id and m.number > reads.get(m.conversation, 0)})
@@ -188,7 +208,8 @@ def post_message(game_id: GameId, body: MessageIn, who: CallerDep, j: JudgeDep) 
         s.flush()
         s.add_all(MessageRecipient(message_id=message.id, power=p, game_id=game_id)
                   for p in recipients)
-        return _out(message, recipients, {}, who)
+        s.flush()
+        return _out(message, recipients, {}, who, _numbers(s, game_id, who, sender))
 
 
 @router.get("/games/{game_id}/messages", response_model=list[MessageOut],
@@ -205,7 +226,11 @@ def list_messages(
     with j.db.read() as s:
         game = get_game(s, game_id)
         power = _member(s, game, who)
-        query = select(Message).where(_visible(game_id, who, power), Message.number > since)
+        numbers = _numbers(s, game_id, who, power)
+        if since >= len(numbers):
+            return []
+        after = numbers[since - 1] if since > 0 else 0
+        query = select(Message).where(_visible(game_id, who, power), Message.number > after)
         if conversation is not None:
             query = query.where(Message.conversation == _conversation_key(conversation))
         messages = list(s.scalars(query.order_by(Message.number).limit(limit)))
@@ -216,7 +241,7 @@ def list_messages(
                                 .order_by(MessageRecipient.power)):
             to.setdefault(mid, []).append(p)
         reads = _reads(s, game_id, who)
-        return [_out(m, to.get(m.id, []), reads, who) for m in messages]
+        return [_out(m, to.get(m.id, []), reads, who, numbers) for m in messages]
 
 
 def _conversation_key(text: str) -> str:
@@ -226,21 +251,23 @@ def _conversation_key(text: str) -> str:
 
 def _conversations(s: Session, game_id: int, who: Caller,
                    power: str | None) -> list[ConversationOut]:
+    """The caller's conversations; ids (``last_id``, ``read_up_to``) are the caller's."""
     reads = _reads(s, game_id, who)
+    numbers = _numbers(s, game_id, who, power)
     found: dict[str, ConversationOut] = {}
     rows = s.execute(select(Message.number, Message.conversation, Message.sender_id,
                             Message.sent_at)
                      .where(_visible(game_id, who, power)).order_by(Message.number))
-    for mid, key, sender, at in rows:
+    for number, key, sender, at in rows:
         c = found.get(key)
         if c is None:
             c = found[key] = ConversationOut(
                 conversation=key, powers=[] if key == PUBLIC else key.split(","),
                 messages=0, unread=0, last_id=0, last_at=at,
-                read_up_to=reads.get(key, 0))
+                read_up_to=_rank(numbers, reads.get(key, 0)))
         c.messages += 1
-        c.last_id, c.last_at = mid, at
-        if sender != who.user_id and mid > reads.get(key, 0):
+        c.last_id, c.last_at = _rank(numbers, number), at
+        if sender != who.user_id and number > reads.get(key, 0):
             c.unread += 1
     return sorted(found.values(), key=lambda c: -c.last_id)
 
@@ -271,9 +298,11 @@ def mark_read(game_id: GameId, body: ReadIn, who: CallerDep, j: JudgeDep
                     if key not in current:
                         raise not_found(f"you have no conversation {key!r} in game {game_id}")
                     keys = [key]
+                numbers = _numbers(s, game_id, who, power)
                 for key in keys:
-                    upto = min(body.up_to, current[key].last_id) if body.up_to is not None \
+                    mine = min(body.up_to, current[key].last_id) if body.up_to is not None \
                         else current[key].last_id
+                    upto = numbers[mine - 1] if mine > 0 else 0  # the caller's id -> number
                     row = s.get(MessageRead, (game_id, who.user_id, key))
                     if row is None:
                         s.add(MessageRead(game_id=game_id, user_id=who.user_id,
