@@ -121,3 +121,23 @@ def test_join_from_the_games_own_page(new_context: NewContext, web_api: Api) -> 
     page2.get_by_test_id("join-invite").fill(code)
     page2.get_by_test_id("join-austria").click()
     expect(page2.get_by_test_id("my-power")).to_contain_text("Austria")
+
+
+def test_master_cancels_a_forming_game_after_confirming(new_context: NewContext,
+                                                        web_api: Api) -> None:
+    """The master's Cancel button (forming games only) asks first: dismissed, nothing
+    happens; accepted, the game is over, cancelled."""
+    master_name, token = sign_up_api(web_api)
+    game = web_api.new_game(token, name=unique_name("To cancel"))
+    page = player_page(new_context, master_name, f"/games/{game['id']}")
+    button = page.get_by_test_id("master-cancel")
+    expect(button).to_be_visible()
+    page.once("dialog", lambda d: d.dismiss())
+    button.click()
+    expect(page.get_by_test_id("game-status")).to_have_text("forming")
+    assert web_api.json("GET", f"/games/{game['id']}", token)["status"] == "forming"
+    page.once("dialog", lambda d: d.accept())
+    button.click()
+    expect(page.get_by_test_id("game-status")).to_contain_text("cancelled")
+    expect(button).to_be_hidden()
+    assert web_api.json("GET", f"/games/{game['id']}", token)["outcome"] == {"cancelled": True}

@@ -101,3 +101,26 @@ def test_listing_pages_and_says_what_the_lobby_shows(db_url: str) -> None:
         for bad in ("limit=0", "limit=501", "before=0", f"before={2**31}", "limit=x"):
             answer = api.call("GET", f"/games?{bad}", player, expect=400).json()
             assert answer["error"] == "invalid"
+
+
+def test_a_master_cancels_a_forming_game_to_make_room(db_url: str) -> None:
+    """With forming_games_max (issue 26 item 8) an account with stale forming games must
+    be able to call one off: cancelling ends it (outcome cancelled) and frees the room;
+    only its master may, and only before it starts."""
+    with make_api(db_url, forming_games_max=2, games_per_hour=0) as api:
+        master, player = api.signup(), api.signup()
+        first = api.new_game(master)
+        api.new_game(master)
+        api.call("POST", "/games", master, {"variant": "standard", "name": "x"}, expect=409)
+        api.call("POST", f"/games/{first['id']}/seats", player, {"power": "france"},
+                 expect=201)
+        api.call("POST", f"/games/{first['id']}/master/cancel", player, expect=403)
+        done = api.json("POST", f"/games/{first['id']}/master/cancel", master)
+        assert done["status"] == "finished" and done["outcome"] == {"cancelled": True}
+        api.call("POST", f"/games/{first['id']}/seats", api.signup(), {}, expect=409)
+        api.call("POST", f"/games/{first['id']}/master/cancel", master, expect=409)
+        api.new_game(master)  # room again
+        started = api.full_game()
+        api.call("POST", f"/games/{started.id}/master/cancel", started.master, expect=409)
+        listed = api.json("GET", "/games")
+        assert first["id"] not in [g["id"] for g in listed if g["status"] == "forming"]

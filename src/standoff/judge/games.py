@@ -329,6 +329,25 @@ def master_extend(game_id: GameId, body: ExtendIn, who: CallerDep, j: JudgeDep) 
     return _master_change(j, game_id, who, "extend", body.seconds)[0]
 
 
+@router.post("/games/{game_id}/master/cancel", response_model=GameOut, tags=["master"])
+def master_cancel(game_id: GameId, who: CallerDep, j: JudgeDep) -> GameOut:
+    """Call off a game that has not started (``"outcome": {"cancelled": true}``): its
+    seats are freed, and it no longer counts among the master's forming games. A game
+    that has started ends by play, votes or concession, never by cancelling."""
+    now = utcnow()
+    with j.db.write() as s:
+        game = lock_game(s, game_id)
+        if game is None:
+            raise not_found(f"there is no game {game_id}")
+        require_master(game, who)
+        if game.status != "forming":
+            raise conflict(f"game {game_id} has started: it cannot be cancelled (vote a "
+                           "draw, or concede)")
+        game.status, game.outcome, game.finished_at = "finished", {"cancelled": True}, now
+        s.flush()
+        return game_out(s, game, who, j)
+
+
 @router.post("/games/{game_id}/master/retry", response_model=GameOut, tags=["master"])
 def master_retry(game_id: GameId, who: CallerDep, j: JudgeDep) -> GameOut:
     """Try again a phase that failed to process (``set_aside``: the error is in

@@ -30,6 +30,7 @@ function outcomeText(o) {
   if (!o) return "";
   if (o.winner) return ": won by " + powerName(o.winner);
   if (Array.isArray(o.draw)) return ": drawn between " + o.draw.map(powerName).join(", ");
+  if (o.cancelled) return ": cancelled by its master before it started";
   return ": " + Object.entries(o).map(([k, v]) => k + " " + v).join(", ");
 }
 
@@ -98,6 +99,8 @@ function renderSetAside(g) {
     : "";
   const retry = document.getElementById("master-retry");
   if (retry) retry.hidden = !g.set_aside;
+  const cancel = document.getElementById("master-cancel");
+  if (cancel) cancel.hidden = g.status !== "forming";
 }
 
 /* the seats still free, as buttons (a friend sent the game's address) */
@@ -119,6 +122,7 @@ function renderJoin(g) {
 
 async function master(action) {
   showError("master-error", null);
+  if (action === "cancel" && !window.confirm("Cancel this game for everyone who joined?")) return;
   const body = action === "extend"
     ? {seconds: Math.round(Number(document.getElementById("extend-minutes").value) * 60)} : undefined;
   try { await api("POST", `/games/${GAME.id}/master/${action}`, body); } catch (e) { showError("master-error", e); }
