@@ -198,6 +198,8 @@ def _process_once(j: Judge, game_id: int, turn: int | None, wait: bool,
         values: dict[str, object] = {
             "turn": current + 1, "state": result.state, "phase": result.phase,
             "to_order": result.to_order, "process_requested": False,
+            # processed after all (the master's "process now" once the cause was fixed)
+            "failed_turn": None, "failed_at": None, "failure": None,
         }
         outcome = result.outcome
         if outcome is None:
