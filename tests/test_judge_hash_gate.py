@@ -12,12 +12,21 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import pytest
 
 from standoff.judge.errors import ApiError
 from standoff.judge.passwords import HashGate
+
+
+def run_apart(scenario: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    """``asyncio.run(scenario())`` on a thread of its own: the session's browser tests
+    leave Playwright's event loop running on the main thread, where asyncio.run refuses."""
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(lambda: asyncio.run(scenario())).result()
 
 
 def test_the_bound_holds_across_event_loops() -> None:
@@ -60,7 +69,7 @@ def test_a_waiter_gets_no_slot_after_its_timeout_and_503_from_run() -> None:
         assert await gate.run(0.05, lambda: 7) == 7
         assert gate.in_use == 0
 
-    asyncio.run(scenario())
+    run_apart(scenario)
 
 
 def test_a_released_slot_goes_to_the_oldest_waiter() -> None:
@@ -80,7 +89,7 @@ def test_a_released_slot_goes_to_the_oldest_waiter() -> None:
         gate.release()
         await asyncio.gather(*waiters)
 
-    asyncio.run(scenario())
+    run_apart(scenario)
     assert order == [0, 1, 2, 3, 4]
     assert gate.in_use == 0
 
@@ -102,5 +111,5 @@ def test_cancelled_waiters_lose_no_slot() -> None:
         assert len(got) == 1  # exactly one waiter holds the slot now
         gate.release()
 
-    asyncio.run(scenario())
+    run_apart(scenario)
     assert gate.in_use == 0
