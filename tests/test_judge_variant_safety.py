@@ -462,3 +462,21 @@ def test_maps_of_uploaded_variants_answer_never_500(server: ServerProcess) -> No
     game = api.json("POST", "/games", token, {"name": "own", "variant_file": own}, expect=201)
     got = api.call("GET", f"/games/{game['id']}/map.svg", token, expect=404).json()
     assert got["error"] == "not_found" and "no map drawing" in got["detail"]
+
+
+def test_refused_files_are_checked_at_a_bounded_rate(db_url: str,
+                                                      servers: list[ServerProcess]) -> None:
+    """A refused file makes no game, so the daily quota never sees it; each new one costs
+    a worker's check. An account gets ``upload_checks_per_hour`` checks (here 3), then
+    429; a file checked before is answered from memory and counts nothing."""
+    server = ServerProcess(db_url, STANDOFF_UPLOAD_CHECKS_PER_HOUR="3").start()
+    servers.append(server)
+    api = server.client()
+    token, other = api.signup(), api.signup()
+    bad = [f'[variant]\nname = "bad{k}"\n' for k in range(4)]
+    for text in bad[:3]:
+        api.call("POST", "/games", token, {"name": "b", "variant_file": text}, expect=422)
+    got = api.call("POST", "/games", token, {"name": "b", "variant_file": bad[3]}, expect=429)
+    assert "checked in the last hour" in got.json()["detail"] and got.headers["retry-after"]
+    api.call("POST", "/games", token, {"name": "b", "variant_file": bad[0]}, expect=422)
+    api.call("POST", "/games", other, {"name": "b", "variant_file": bad[3]}, expect=422)

@@ -85,6 +85,8 @@ class Settings:
     upload_check_seconds: float = 20.0
     upload_checks_at_once: int = 1
     upload_check_wait_seconds: float = 30.0
+    #: files one account may have checked by workers per hour, per server process
+    upload_checks_per_hour: int = 30
     #: built designers' variants kept in memory per server process (most recently used)
     variants_kept: int = 32
     #: per account and 24 hours: games created with a variant file, and their files' bytes

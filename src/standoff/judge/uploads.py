@@ -63,7 +63,7 @@ def choose_variant(j: Judge, user_id: int, name: str | None, text: str | None,
     with j.db.read() as s:
         _check_quota(j, s, user_id, len(text.encode("utf-8", "surrogatepass")), now)
         known = s.scalar(select(Game.id).where(Game.variant_sha256 == sha).limit(1)) is not None
-    verdict = j.variants.verdict(text, sha, known_good=known)
+    verdict = j.variants.verdict(text, sha, known_good=known, account=user_id)
     if not verdict.ok:
         problems = verdict.problems
         raise ApiError(422, f"the variant file has {len(problems)} problem(s), the first: "

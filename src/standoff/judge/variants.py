@@ -17,13 +17,17 @@ Bounds, so no account can make a server process slow or large:
   ``upload_checks_at_once`` at a time per server process; a request that waits
   longer than ``upload_check_wait_seconds`` for its turn gets 503;
 * verdicts are kept by digest, so the same text again is not checked again
-  (a text already played by a game on this judge is known good).
+  (a text already played by a game on this judge is known good);
+* an account may have ``upload_checks_per_hour`` files checked by workers in
+  each process (refused files make no game, so the daily quota of games with
+  files never counts them).
 """
 
 from __future__ import annotations
 
 import hashlib
 import threading
+import time
 from collections import OrderedDict
 from typing import Protocol
 
@@ -71,6 +75,8 @@ class VariantStore:
         self._building: dict[str, threading.Lock] = {}
         self._verdicts: OrderedDict[str, Verdict] = OrderedDict()
         self._checks = threading.BoundedSemaphore(max(1, settings.upload_checks_at_once))
+        #: when each account's recent worker checks ran (time.monotonic), this process
+        self._checked: dict[int, list[float]] = {}
 
     # -- a game's rules ---------------------------------------------------------------
 
@@ -89,33 +95,40 @@ class VariantStore:
                 self._built.move_to_end(sha256)
                 return found
             building = self._building.setdefault(sha256, threading.Lock())
-        with building:
-            with self._lock:
-                found = self._built.get(sha256)
-            if found is None:
-                try:
-                    found = Rules(variant_from_text(text, UPLOAD_PATH))
-                except StandoffError as exc:
-                    raise VariantUnavailable(f"this game's variant file no longer loads: "
-                                             f"{exc}") from exc
+        try:
+            with building:
                 with self._lock:
-                    self._built[sha256] = found
-                    while len(self._built) > max(1, self.settings.variants_kept):
-                        self._built.popitem(last=False)
+                    found = self._built.get(sha256)
+                if found is None:
+                    try:
+                        found = Rules(variant_from_text(text, UPLOAD_PATH))
+                    except StandoffError as exc:
+                        raise VariantUnavailable(f"this game's variant file no longer "
+                                                 f"loads: {exc}") from exc
+                    with self._lock:
+                        self._built[sha256] = found
+                        while len(self._built) > max(1, self.settings.variants_kept):
+                            self._built.popitem(last=False)
+                return found
+        finally:
             with self._lock:
                 self._building.pop(sha256, None)
-            return found
 
     # -- checking uploads -------------------------------------------------------------
 
-    def verdict(self, text: str, sha256: str, known_good: bool = False) -> Verdict:
+    def verdict(self, text: str, sha256: str, known_good: bool = False,
+                account: int | None = None) -> Verdict:
         """The check of a designer's file: from memory for a text seen before, in a
         bounded worker otherwise (``known_good``: a game on this judge plays it, so
-        only its names are read, from the built variant)."""
+        only its names are read, from the built variant). A worker's check counts
+        against ``account``'s ``upload_checks_per_hour`` in this process (429 past
+        it): refused files make no game, so the daily quota never sees them."""
         with self._lock:
             found = self._verdicts.get(sha256)
         if found is not None:
             return found
+        if not known_good and account is not None:
+            self._count_check(account)
         if known_good:
             v = self.uploaded(text, sha256).variant
             keys = list(dict.fromkeys(n.strip().lower() for n in (v.name, *v.aliases)))
@@ -135,3 +148,22 @@ class VariantStore:
             while len(self._verdicts) > 256:
                 self._verdicts.popitem(last=False)
         return found
+
+    def _count_check(self, account: int) -> None:
+        """One more worker check for ``account`` within the hour, or 429."""
+        limit = self.settings.upload_checks_per_hour
+        if limit <= 0:
+            return
+        now = time.monotonic()
+        with self._lock:
+            recent = [t for t in self._checked.get(account, []) if t > now - 3600]
+            if len(recent) >= limit:
+                wait = int(recent[0] + 3600 - now) + 1
+                raise ApiError(429, f"you have had {len(recent)} variant files checked in the "
+                                    f"last hour (at most {limit}): try again later",
+                               {"Retry-After": str(wait)})
+            recent.append(now)
+            self._checked[account] = recent
+            if len(self._checked) > 10_000:  # forget the quietest accounts first
+                for key in sorted(self._checked, key=lambda k: self._checked[k][-1])[:5_000]:
+                    del self._checked[key]
