@@ -268,14 +268,20 @@ def take_seat(game_id: GameId, body: SeatIn, who: CallerDep, j: JudgeDep) -> Sea
 
 # -- the master's actions ------------------------------------------------------------
 
+def _locked_as_master(s: Session, game_id: int, who: Caller) -> Game:
+    """The game's row, locked, when the caller is its master (404, 403 otherwise)."""
+    game = lock_game(s, game_id)
+    if game is None:
+        raise not_found(f"there is no game {game_id}")
+    require_master(game, who)
+    return game
+
+
 def _master_change(j: Judge, game_id: int, who: Caller, action: str,
                    seconds: int = 0) -> tuple[GameOut, bool, int]:
     now = utcnow()
     with j.db.write() as s:
-        game = lock_game(s, game_id)
-        if game is None:
-            raise not_found(f"there is no game {game_id}")
-        require_master(game, who)
+        game = _locked_as_master(s, game_id, who)
         require_active(game)
         if action == "pause":
             if game.paused:
@@ -336,10 +342,7 @@ def master_cancel(game_id: GameId, who: CallerDep, j: JudgeDep) -> GameOut:
     that has started ends by play, votes or concession, never by cancelling."""
     now = utcnow()
     with j.db.write() as s:
-        game = lock_game(s, game_id)
-        if game is None:
-            raise not_found(f"there is no game {game_id}")
-        require_master(game, who)
+        game = _locked_as_master(s, game_id, who)
         if game.status != "forming":
             raise conflict(f"game {game_id} has started: it cannot be cancelled (vote a "
                            "draw, or concede)")
