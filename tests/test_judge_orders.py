@@ -135,8 +135,8 @@ def test_a_submission_racing_processing_gets_409(api: Api,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """The phase is processed between the check of an order and its storing: the
     answer is 409 and the order is not stored anywhere (never a 200 then lost)."""
-    from standoff.judge.engine import Rules
     from standoff.judge.processing import process_phase
+    from standoff.judge.rules import Rules
 
     table = api.full_game()
     judge = api.client.app.state.judge

@@ -43,7 +43,7 @@ class Conqueror:
     does: ``Rules.army_map``) and its legal orders (``/legal``)."""
 
     def __init__(self, api: Api, table: Table, power: str, variant: str) -> None:
-        from standoff.judge.engine import bundled_rules
+        from standoff.judge.rules import bundled_rules
 
         self.api, self.table, self.power = api, table, power
         self.centres, self.links = bundled_rules(variant).army_map()

@@ -452,7 +452,7 @@ def test_the_judge_builds_the_pending_orders_from_its_rows() -> None:
     each row as one batch, which gives the game the pure functions give. Its
     readiness and NMRs go by the powers that must act."""
     pytest.importorskip("fastapi", reason="the judge extra is not installed")
-    from standoff.judge.engine import bundled_rules
+    from standoff.judge.rules import bundled_rules
 
     engine = bundled_rules("twentieth-century")
     start = record_at("twentieth-century", CANAL)

@@ -23,7 +23,6 @@ from fastapi import APIRouter, Depends, Header, Query
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from . import engine
 from .auth import Caller, CallerDep, optional_caller
 from .context import Judge, JudgeDep
 from .db import utcnow
@@ -31,6 +30,7 @@ from .errors import ERROR_RESPONSES, ApiError, conflict, forbidden, not_found
 from .lobby import check_game_limits
 from .models import Game, PendingOrders, Seat, User
 from .processing import lock_game, remind_time, request_processing, start_game
+from .rules import bundled_variants, check_options, rule_options
 from .schemas import (
     ExtendIn,
     GameId,
@@ -160,14 +160,14 @@ def _status(text: str) -> Status:
 def list_variants() -> list[VariantOut]:
     """The bundled variants a game may be created with."""
     return [VariantOut(name=v.name, title=v.title, powers=v.powers, description=v.description)
-            for v in engine.variants()]
+            for v in bundled_variants()]
 
 
 @router.get("/options", response_model=list[OptionOut], tags=["variants"])
 def list_options() -> list[OptionOut]:
     """The rule options a game may set (``options`` when creating it); first value: default."""
     return [OptionOut(name=n, values=vs, default=vs[0], datc=issue, description=text)
-            for n, vs, issue, text in engine.rule_options()]
+            for n, vs, issue, text in rule_options()]
 
 
 # -- games ---------------------------------------------------------------------------
@@ -177,7 +177,7 @@ def create_game(body: GameIn, who: CallerDep, j: JudgeDep) -> GameOut:
     """Create a game; the caller is its master (and may also take a seat). The game
     plays a bundled variant, or a designer's variant file sent as ``variant_file``
     (checked as ``standoff check-variant`` does: 422 with the problems)."""
-    options = engine.check_options(body.options or {})
+    options = check_options(body.options or {})
     deadlines = dict(j.settings.default_deadlines)
     if body.deadlines is not None:
         deadlines.update({k: s for k, s in body.deadlines.model_dump().items() if s is not None})

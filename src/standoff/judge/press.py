@@ -59,11 +59,11 @@ from sqlalchemy.orm import Session
 from .auth import Caller, CallerDep
 from .context import Judge, JudgeDep
 from .db import utcnow
-from .engine import Rules
 from .errors import ERROR_RESPONSES, ApiError, conflict, forbidden, invalid, not_found
 from .games import get_game, seat_of, seats_of
 from .models import Game, Message, MessageRead, MessageRecipient
 from .processing import lock_game
+from .rules import Rules
 from .schemas import ConversationOut, GameId, MessageIn, MessageOut, ReadIn
 
 router = APIRouter(prefix="/api/v1", tags=["press"], responses=ERROR_RESPONSES)

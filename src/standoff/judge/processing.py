@@ -41,8 +41,8 @@ from sqlalchemy.orm import Session
 
 from .context import Judge
 from .db import utcnow
-from .engine import Rules
 from .models import Game, PendingOrders, PhaseRecord, Seat
+from .rules import Rules
 from .settings import Settings
 
 log = logging.getLogger("standoff.judge")

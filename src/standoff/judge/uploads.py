@@ -27,10 +27,10 @@ from datetime import datetime, timedelta
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from . import engine
 from .context import Judge
 from .errors import ApiError, conflict, invalid
 from .models import Game, VariantName
+from .rules import Rules, bundled_rules
 from .variant_check import canonical
 from .variants import digest
 
@@ -39,7 +39,7 @@ from .variants import digest
 class Chosen:
     """The variant a new game will play, checked, with its rules built."""
 
-    rules: engine.Rules
+    rules: Rules
     #: the designer's file and its digest (None: a bundled variant)
     text: str | None = None
     sha256: str | None = None
@@ -58,7 +58,7 @@ def choose_variant(j: Judge, user_id: int, name: str | None, text: str | None,
     if text is None:
         if name is None:
             raise invalid("give the game's variant (a bundled one by name) or a variant_file")
-        return Chosen(engine.bundled_rules(name))
+        return Chosen(bundled_rules(name))
     sha = digest(text)
     with j.db.read() as s:
         _check_quota(j, s, user_id, len(text.encode("utf-8", "surrogatepass")), now)

@@ -2,7 +2,7 @@
 
 A game plays a bundled variant (by its canonical name) or the designer's file
 it keeps (text and SHA-256). :meth:`VariantStore.rules` gives the game's
-:class:`~standoff.judge.engine.Rules` from exactly that: a bundled variant from
+:class:`~standoff.judge.rules.Rules` from exactly that: a bundled variant from
 the core's bundled data, an uploaded one built from the game's own text and
 kept by its digest. Nothing is looked up by name in a process-wide registry,
 nothing is registered when a row is read, and no name can stand for another
@@ -33,8 +33,8 @@ from typing import Protocol
 
 from standoff import StandoffError, variant_from_text
 
-from .engine import Rules, bundled_rules
 from .errors import ApiError
+from .rules import Rules, bundled_rules
 from .settings import Settings
 from .variant_check import UPLOAD_PATH, Verdict, check_in_worker
 

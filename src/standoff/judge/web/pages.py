@@ -22,11 +22,12 @@ from fastapi.templating import Jinja2Templates
 
 from standoff import __version__
 
-from .. import auth, engine
+from .. import auth
 from ..auth import Caller, optional_caller
 from ..errors import ApiError
 from ..games import show_game
 from ..models import Game
+from ..rules import bundled_variants, rule_options
 from ..schemas import GameOut
 from ..variants import VariantUnavailable
 
@@ -112,9 +113,9 @@ def lobby_page(request: Request) -> Response:
     if who is None:
         return _login(request)
     variants = [{"name": v.name, "title": v.title, "powers": v.powers}
-                for v in engine.variants()]
+                for v in bundled_variants()]
     options = [{"name": n, "values": vs, "description": text}
-               for n, vs, _issue, text in engine.rule_options()]
+               for n, vs, _issue, text in rule_options()]
     return _render(request, "lobby.html", who, variants=variants, options=options)
 
 
