@@ -95,7 +95,7 @@ class Processed:
 # -- what does not depend on a game's variant --------------------------------------------
 
 @cache
-def variants() -> list[VariantInfo]:
+def bundled_variants() -> list[VariantInfo]:
     """The bundled variants, each once (the registry also lists aliases)."""
     seen: dict[str, VariantInfo] = {}
     for name in available_variants():
@@ -110,7 +110,7 @@ def bundled_variant(name: str) -> Variant:
     case); 400 for any other name (an uploaded variant is played from its own file)."""
     key = name.strip().lower()
     if key not in available_variants():
-        known = ", ".join(i.name for i in variants())
+        known = ", ".join(i.name for i in bundled_variants())
         raise invalid(f"unknown variant {name!r} (known: {known}; or send your own as "
                       "variant_file)")
     return load_variant(key)
