@@ -32,7 +32,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-OUT = ROOT / "src" / "standoff" / "variants" / "twentieth-century.toml"
+OUT = ROOT / "src" / "standoff" / "core" / "variants" / "twentieth-century.toml"
 LAND = ("land", "coast")
 
 

@@ -59,7 +59,7 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import dijkstra
 
 ROOT = Path(__file__).resolve().parent.parent
-VARIANT = ROOT / "src" / "standoff" / "variants" / "1939-iv.toml"
+VARIANT = ROOT / "src" / "standoff" / "core" / "variants" / "1939-iv.toml"
 
 WIDTH, HEIGHT = 1200, 900
 #: two spaces are neighbours when they touch along at least this many pixel pairs

@@ -15,7 +15,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 DPJUDGE = ROOT.parent / "shared" / "reference" / "maps" / "dpjudge"
-OURS = ROOT / "src" / "standoff" / "variants" / "twentieth-century.toml"
+OURS = ROOT / "src" / "standoff" / "core" / "variants" / "twentieth-century.toml"
 
 
 def main() -> None:
