@@ -1,6 +1,6 @@
 """1939 Diplomacy IV (Howard R. Christie): scenario tests, each citing the rule it tests.
 
-Rule text: /work/shared/variants/002_e180fbcddbbd561d.txt; the designed map and its
+Rule text: ../shared/variants/002_e180fbcddbbd561d.txt; the designed map and its
 rulings (R1-R22): docs/variants/1939-iv.md. Single-phase adjudication cases are in
 tests/cases/variants/1939_iv.txt; this file tests what case files cannot: order
 results and their reasons, legality as a player is told it, builds in the Russian

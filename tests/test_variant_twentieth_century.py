@@ -1,6 +1,6 @@
 """The Twentieth Century (Michael David Roberts): scenario tests, each citing its rule.
 
-Rule text: /work/shared/variants/000_8d3a6505e057ee1c.txt ("20th" + the heading:
+Rule text: ../shared/variants/000_8d3a6505e057ee1c.txt ("20th" + the heading:
 Start Date, Victory Conditions, Island Chains, Large Island Chains, Straits &
 Canals, Land Bridges, Wraparound, Starting Positions). The map is
 src/standoff/core/variants/twentieth-century.toml, listed space by space in
