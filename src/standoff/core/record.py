@@ -18,8 +18,9 @@ The game moves on through pure functions, each returning a new record:
   the phase to the history, moves to the next position, clears the pending
   orders and asks the variant's victory rule (:func:`standoff.decide_victory`)
   whether the game is over;
-* :func:`declare_draw` ends the game in a draw; :func:`clear_orders` withdraws
-  a power's pending orders.
+* :func:`declare_draw` ends the game in a draw, :func:`concede` in one power's
+  win that the others conceded; :func:`clear_orders` withdraws a power's
+  pending orders.
 
 Who has to act is :func:`powers_to_order` (a power with units to order,
 retreats to make or adjustments due: the NMR list and a judge's readiness go by
@@ -152,9 +153,15 @@ class GameRecord(Value):
 
     # -- JSON (a saved game's "game" object) ------------------------------------------------
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, history: bool = True, pending: bool = True) -> dict[str, Any]:
         """The JSON object (a saved game's ``"game"``); positions are written with the
-        record's own variant, never looked up by name."""
+        record's own variant, never looked up by name.
+
+        ``history=False`` leaves out the ``"history"`` key and ``pending=False`` the
+        ``"orders"`` key (the pending orders): the current state alone, for a host
+        that keeps past phases and pending orders in stores of its own (the web
+        judge keeps them in rows). :meth:`from_dict` reads either shape back, a
+        missing part as empty. The keys that remain keep their order."""
         registry = VariantRegistry.of(self.variant)
         outcome: dict[str, Any] | None = None
         o = self.outcome
@@ -162,10 +169,10 @@ class GameRecord(Value):
             outcome = {"draw": list(o.powers)}
         elif isinstance(o, Outcome):
             outcome = {"winner": o.winner} if o.winner is not None else {"no_winner": True}
-        return {
-            "variant": self.variant.name,
-            "options": self.options.to_dict(),
-            "history": [
+        data: dict[str, Any] = {"variant": self.variant.name,
+                                "options": self.options.to_dict()}
+        if history:
+            data["history"] = [
                 {
                     "position": r.position.to_dict(registry),
                     "orders": {p: [str(o) for o in os] for p, os in r.orders.items()},
@@ -173,11 +180,12 @@ class GameRecord(Value):
                     **({"events": list(r.events)} if r.events else {}),
                 }
                 for r in self.history
-            ],
-            "position": self.position.to_dict(registry),
-            "orders": {p.power: [str(o) for o in p.orders] for p in self.pending.powers},
-            "outcome": outcome,
-        }
+            ]
+        data["position"] = self.position.to_dict(registry)
+        if pending:
+            data["orders"] = {p.power: [str(o) for o in p.orders] for p in self.pending.powers}
+        data["outcome"] = outcome
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], registry: VariantRegistry | None = None
@@ -188,13 +196,15 @@ class GameRecord(Value):
         process-wide.
 
         Pending orders are checked against the rules again, each on its own (a
-        saved game may hold batches written before the batch checks existed)."""
+        saved game may hold batches written before the batch checks existed).
+        Without ``"history"`` or ``"orders"`` (``to_dict(history=False,
+        pending=False)``) the game has no past phases or no pending orders."""
         v = load_variant(str(data["variant"]), registry)
         registry = VariantRegistry.of(v)
         options = Options.from_dict(data.get("options", {}))
         reader = _Reader(v)
         history: list[PhaseRecord] = []
-        for rec in data["history"]:
+        for rec in data.get("history", ()):
             orders, bad = read_orders(v, rec["orders"])
             if bad:
                 raise InvalidOrderError(bad[0].text, bad[0].detail)
@@ -540,3 +550,23 @@ def declare_draw(record: GameRecord, powers: Iterable[str] | None = None) -> Gam
         raise GameStateError("a draw needs at least two surviving powers "
                              f"(named: {', '.join(chosen) or 'none'})")
     return _replace(record, outcome=Draw(tuple(chosen)))
+
+
+def concede(record: GameRecord, winner: str) -> GameRecord:
+    """``record`` ended with ``winner`` winning because the other players conceded
+    it the game (a judge's unanimous concession vote).
+
+    The outcome is an ordinary win, ``Outcome(winner)``: saved, reported and
+    shown as a victory rule's would be, so nothing downstream needs to know how
+    it came about. ``winner`` is a power's id, name or adjective. Refused, as
+    :func:`declare_draw` refuses, for a game already over
+    (:class:`GameStateError`), an unknown power (:class:`VariantError`) and a
+    power out of the game (:class:`GameStateError`: one with neither units nor
+    centres cannot be conceded anything). Pending orders stay as they were."""
+    if record.outcome is not None:
+        raise GameStateError("the game is over")
+    pid = record.variant.power(winner)
+    if pid not in surviving_powers(record):
+        raise GameStateError(f"{pid} is out of the game: only a surviving power "
+                             "can be conceded the game")
+    return _replace(record, outcome=Outcome(pid))

@@ -118,6 +118,9 @@ def loads_record(text: str, source: str = "saved game") -> GameRecord:
     digest = hashlib.sha256(_canonical(body).encode()).hexdigest()
     if doc.get("checksum") != f"sha256:{digest}":
         raise CorruptGameError(f"{source} fails its checksum: it was damaged or edited by hand")
+    if "history" not in body:  # GameRecord.from_dict reads a state without one; a file has one
+        raise CorruptGameError(f"{source} is malformed: its game has no history (a saved "
+                               "game always has one, empty before the first phase)")
     try:
         if "variant_file" in body:
             _adopt_kept_variant(body["variant_file"], str(body.get("variant")), source)
