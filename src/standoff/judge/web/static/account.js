@@ -39,7 +39,7 @@ async function showTokens(list) {
     }, text: "Revoke"}))));
 }
 
-function accountPage(page) {
+function accountPage() {
   const pw = document.getElementById("password-form");
   pw.addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -100,5 +100,5 @@ document.addEventListener("DOMContentLoaded", () => {
     } catch (e) { showError("signup-error", e); }
   });
   const page = document.getElementById("account-page");
-  if (page) accountPage(page);
+  if (page) accountPage();
 });

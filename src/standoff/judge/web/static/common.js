@@ -47,15 +47,8 @@ function showError(id, err) {
   if (box) box.textContent = err ? (err.message || String(err)) : "";
 }
 
-function untilText(iso) {
-  if (!iso) return "";
-  let s = Math.max(0, Math.floor((Date.parse(iso) - Date.now()) / 1000));
-  const d = Math.floor(s / 86400); s %= 86400;
-  const h = Math.floor(s / 3600); s %= 3600;
-  const m = Math.floor(s / 60); s %= 60;
-  const two = (n) => String(n).padStart(2, "0");
-  return (d ? d + "d " : "") + two(h) + ":" + two(m) + ":" + two(s);
-}
+/* the countdown's text for a deadline (StandoffLogic.untilText, at this moment) */
+function untilText(iso) { return StandoffLogic.untilText(iso, Date.now()); }
 
 document.addEventListener("DOMContentLoaded", () => {
   const out = document.getElementById("logout");

@@ -26,13 +26,7 @@ function renderPowers(g) {
   }
 }
 
-function outcomeText(o) {
-  if (!o) return "";
-  if (o.winner) return ": won by " + powerName(o.winner);
-  if (Array.isArray(o.draw)) return ": drawn between " + o.draw.map(powerName).join(", ");
-  if (o.cancelled) return ": cancelled by its master before it started";
-  return ": " + Object.entries(o).map(([k, v]) => k + " " + v).join(", ");
-}
+function outcomeText(o) { return StandoffLogic.outcomeText(o, GAME.names); }
 
 function tick() {
   const box = document.getElementById("countdown");

@@ -1,0 +1,141 @@
+// The pages' pure functions (src/standoff/judge/web/static/logic.js), with Node's
+// own test runner: `node --test web-tests/` (tests/test_js.py runs it in the suite).
+// The options below are in the shape GET .../legal/options answers (the judge's
+// web README), for France in Fall 1901 after F BRE - MAO, A PAR - GAS.
+"use strict";
+
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const path = require("node:path");
+
+const L = require(path.join(__dirname, "..", "src", "standoff", "judge", "web", "static", "logic.js"));
+
+const move = (unit, from, to, via = null) => ({order: `${unit} ${from} - ${to}` + (via === "convoy" ? " VIA CONVOY" : ""),
+  kind: "move", unit, location: from, target: to, via});
+
+const TABLE = {
+  GAS: [
+    {order: "A GAS H", kind: "hold", unit: "A", location: "GAS"},
+    move("A", "GAS", "BRE", "land"), move("A", "GAS", "BRE", "convoy"),
+    move("A", "GAS", "BUR", null), move("A", "GAS", "SPA", null),
+    move("A", "GAS", "POR", "convoy"),
+    {order: "A GAS S F MAO", kind: "support_hold", unit: "A", location: "GAS",
+      supported: {unit: "F", location: "MAO", target: null}},
+    {order: "A GAS S F MAO - SPA", kind: "support_move", unit: "A", location: "GAS",
+      supported: {unit: "F", location: "MAO", target: "SPA"}},
+    {order: "A GAS S A MAR - SPA", kind: "support_move", unit: "A", location: "GAS",
+      supported: {unit: "A", location: "MAR", target: "SPA"}},
+  ],
+  MAO: [
+    {order: "F MAO H", kind: "hold", unit: "F", location: "MAO"},
+    move("F", "MAO", "SPA/NC"), move("F", "MAO", "SPA/SC"), move("F", "MAO", "BRE"),
+    {order: "F MAO C A GAS - BRE", kind: "convoy", unit: "F", location: "MAO",
+      convoyed: {unit: "A", location: "GAS", target: "BRE"}},
+    {order: "F MAO C A GAS - POR", kind: "convoy", unit: "F", location: "MAO",
+      convoyed: {unit: "A", location: "GAS", target: "POR"}},
+  ],
+  ANK: [
+    {order: "A ANK H", kind: "hold", unit: "A", location: "ANK"},
+    {order: "ANK PERMIT ITALY", kind: "permit", unit: null, location: "ANK"},
+    {order: "A ANK NO CONVERT", kind: "no_convert", unit: "A", location: "ANK"},
+  ],
+  "STP/SC": [move("F", "STP/SC", "BOT")],
+};
+
+/* click through the pad's walk: kind, then map clicks; the final state */
+function walk(key, kind, ...locs) {
+  let candidates = TABLE[key].filter((o) => L.menuKind(o) === kind);
+  let state = L.next(candidates, 0);
+  locs.forEach((loc, step) => {
+    assert.ok(state.click, `no click expected after ${locs.slice(0, step)}: ${JSON.stringify(state)}`);
+    candidates = L.narrow(candidates, step, loc);
+    state = L.next(candidates, step + 1);
+  });
+  return state;
+}
+
+test("the menu's kinds, in a fixed order, supports and NO CONVERT under the page's names", () => {
+  assert.deepEqual(L.kindsOf(TABLE.GAS), ["hold", "move", "support"]);
+  assert.deepEqual(L.kindsOf(TABLE.ANK), ["hold", "permit", "noconvert"]);
+  assert.deepEqual(L.kindsOf([{order: "X", kind: "newkind"}]), ["newkind"]);
+});
+
+test("a move to an adjacent province a convoy can also make asks: by land or by convoy", () => {
+  const state = walk("GAS", "move", "BRE");
+  assert.ok(state.via, JSON.stringify(state));
+  assert.equal(state.via.land.order, "A GAS - BRE");
+  assert.equal(state.via.convoy.order, "A GAS - BRE VIA CONVOY");
+  assert.equal(L.hint("GAS", "move", state), "By land or by convoy?");
+});
+
+test("a move with one route is sent at once", () => {
+  assert.equal(walk("GAS", "move", "BUR").send.order, "A GAS - BUR");
+  assert.equal(walk("GAS", "move", "POR").send.order, "A GAS - POR VIA CONVOY");
+  assert.equal(walk("GAS", "hold").send.order, "A GAS H");
+  assert.equal(walk("STP/SC", "move", "BOT").send.order, "F STP/SC - BOT");
+});
+
+test("a click on a split province leaves its coasts to pick", () => {
+  const state = walk("MAO", "move", "SPA");
+  assert.deepEqual(state.pick.map((o) => o.order), ["F MAO - SPA/NC", "F MAO - SPA/SC"]);
+  assert.equal(L.hint("MAO", "move", state), "Pick the order below.");
+});
+
+test("a support: the supported unit, then its destination, or the support to hold", () => {
+  const after = walk("GAS", "support", "MAO");
+  assert.deepEqual(after.click, ["SPA"]);
+  assert.deepEqual(after.options.map((o) => o.order), ["A GAS S F MAO", "A GAS S F MAO - SPA"]);
+  assert.equal(L.hint("GAS", "support", after), "Click the target on the map (or pick below).");
+  assert.equal(walk("GAS", "support", "MAO", "SPA").send.order, "A GAS S F MAO - SPA");
+  assert.equal(walk("GAS", "support", "MAR", "SPA").send.order, "A GAS S A MAR - SPA");
+});
+
+test("a convoy: the army, then its destination", () => {
+  assert.deepEqual(walk("MAO", "convoy", "GAS").click.sort(), ["BRE", "POR"]);
+  assert.equal(walk("MAO", "convoy", "GAS", "POR").send.order, "F MAO C A GAS - POR");
+});
+
+test("a click on nothing offered leaves nothing", () => {
+  assert.deepEqual(L.narrow(TABLE.GAS.filter((o) => o.kind === "move"), 0, "MUN"), []);
+  assert.ok(L.next([], 0).none);
+});
+
+test("a click on the map selects the table's key: itself, else its province's", () => {
+  assert.deepEqual(L.keysAt(TABLE, "GAS"), ["GAS"]);
+  assert.deepEqual(L.keysAt(TABLE, "STP"), ["STP/SC"]);
+  assert.deepEqual(L.keysAt(TABLE, "PAR"), []);
+});
+
+test("stored orders are matched to the options for their kind; unknown texts are other", () => {
+  assert.deepEqual(L.describeOrders(["A GAS - BRE VIA CONVOY", "F MAO C A GAS - BRE", "A XXX H"], TABLE), [
+    {order: "A GAS - BRE VIA CONVOY", kind: "move", location: "GAS"},
+    {order: "F MAO C A GAS - BRE", kind: "convoy", location: "MAO"},
+    {order: "A XXX H", kind: "other", location: null},
+  ]);
+});
+
+test("two moves to different places are not a land-or-convoy pair", () => {
+  assert.equal(L.landOrConvoy([move("A", "GAS", "BRE", "land"), move("A", "GAS", "POR", "convoy")]), null);
+  assert.equal(L.landOrConvoy([move("A", "GAS", "BRE", "land")]), null);
+});
+
+test("the countdown: hours, minutes and seconds, days when there are any, never negative", () => {
+  assert.equal(L.durationText(0), "00:00:00");
+  assert.equal(L.durationText(59.9), "00:00:59");
+  assert.equal(L.durationText(3600 + 2 * 60 + 3), "01:02:03");
+  assert.equal(L.durationText(2 * 86400 + 5), "2d 00:00:05");
+  assert.equal(L.durationText(-10), "00:00:00");
+  const now = Date.parse("2024-05-01T12:00:00Z");
+  assert.equal(L.untilText("2024-05-02T13:30:00Z", now), "1d 01:30:00");
+  assert.equal(L.untilText("2024-05-01T11:00:00Z", now), "00:00:00");
+  assert.equal(L.untilText(null, now), "");
+});
+
+test("a finished game's outcome, with the powers' names", () => {
+  const names = {france: "France", england: "England"};
+  assert.equal(L.outcomeText(null, names), "");
+  assert.equal(L.outcomeText({winner: "france"}, names), ": won by France");
+  assert.equal(L.outcomeText({draw: ["england", "france"]}, names), ": drawn between England, France");
+  assert.equal(L.outcomeText({cancelled: true}, names), ": cancelled by its master before it started");
+  assert.equal(L.outcomeText({winner: "italy"}, names), ": won by italy");
+});
