@@ -3,7 +3,7 @@
 An adapter wing on the rules core's public API (all of it through
 ``judge/rules.py``); the core never imports it. Needs the ``judge`` extra
 (FastAPI, uvicorn, SQLAlchemy, Alembic, psycopg, argon2-cffi). Start it with
-``standoff serve``; the API it serves is ``shared/spec/judge-api.md`` (v1).
+``standoff serve``; the API it serves is ``docs/judge/api-contract.md`` (v1).
 """
 
 from __future__ import annotations
