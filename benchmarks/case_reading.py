@@ -49,7 +49,8 @@ from typing import Any
 
 import standoff
 from standoff import Move, Phase, PhaseKind, Position, Variant, adjudicate, load_variant
-from standoff.cases import runner as casefile
+from standoff import cases as casefile
+from standoff.cases import reader
 
 DATA = Path(__file__).resolve().parent / "data"
 DEFAULT_FILES = ("random_games.json", "random_games_support.json")
@@ -169,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep", type=Path, default=None, help="also write the case file here")
     args = ap.parse_args(argv)
     print(f"standoff {standoff.__version__}, {standoff.BUILD}, "
-          f"casefile from {Path(casefile.__file__).resolve()}")
+          f"case reader from {Path(reader.__file__).resolve()}")
     with tempfile.TemporaryDirectory() as tmp:
         path = args.keep or Path(tmp) / "games.txt"
         t0 = time.perf_counter()

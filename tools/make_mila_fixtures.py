@@ -134,7 +134,7 @@ def civil_disorder_game(seed: int) -> dict[str, Any]:
 def difference_games() -> list[dict[str, Any]]:
     """A MILA game for each case of the differences case file (see the module's note)."""
     from standoff import parse_order
-    from standoff.cases.runner import build_position, read_cases
+    from standoff.cases import build_position, read_cases
     from standoff.mila import mila_order
 
     out = []

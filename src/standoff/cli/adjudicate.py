@@ -13,8 +13,8 @@ from standoff import (
     adjudicate,
 )
 
-from .app import _options, cli, friendly, option_flag
-from .io import _echo_result, read_orders_file, read_position
+from .app import cli, friendly, option_flag, parse_options
+from .io import echo_result, read_orders_file, read_position
 
 
 @cli.command("adjudicate")
@@ -27,11 +27,11 @@ def adjudicate_cmd(position: str, orders: str, as_json: bool, options: tuple[str
     """Adjudicate one phase: POSITION (JSON or compact text), ORDERS ('Power: order' lines
     or JSON). Prints every order's result and the next position."""
     pos = read_position(position)
-    result = adjudicate(pos, read_orders_file(orders), _options(options))
+    result = adjudicate(pos, read_orders_file(orders), parse_options(options))
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=1))
     else:
-        _echo_result(result, "")
+        echo_result(result, "")
         click.echo(result.next_position.to_text())
     unread = [r for r in result.results if r.reason is Reason.INVALID]
     if unread:  # adjudicated as holds (DATC 4.E.1), but the input had a mistake: exit 2

@@ -68,7 +68,8 @@ def _show_warning(message: Warning | str, category: type[Warning], filename: str
     click.echo(f"warning: {message}", err=True)
 
 
-def _options(items: tuple[str, ...]) -> Options:
+def parse_options(items: tuple[str, ...]) -> Options:
+    """The rule options given as :data:`option_flag` (``KEY=VALUE``, repeatable)."""
     return Options.parse(list(items))
 
 

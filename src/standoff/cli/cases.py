@@ -8,7 +8,7 @@ import click
 
 from standoff.cases import run_files
 
-from .app import _options, cli, friendly, option_flag
+from .app import cli, friendly, option_flag, parse_options
 
 
 @cli.command()
@@ -22,7 +22,7 @@ def cases(files: tuple[str, ...], variant: str | None, verbose: bool,
     """Run adjudication case files (jDip/godip format) and report failures.
 
     Rule options given with -o apply to every case; a case's own OPTIONS win."""
-    _options(options)  # a bad option is one error up front, not a failure per case
+    parse_options(options)  # a bad option is one error up front, not a failure per case
     report = run_files(list(files), variant, verbose, options, echo=click.echo)
     click.echo(report.summary())
     sys.exit(0 if report.failed == 0 else 1)

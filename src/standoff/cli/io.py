@@ -16,7 +16,8 @@ from standoff import (
 )
 
 
-def _read_text(path: str) -> str:
+def read_text(path: str) -> str:
+    """A file's text, or standard input's for ``-`` (which can be read only once)."""
     if path == "-":
         return sys.stdin.read()
     return Path(path).read_text(encoding="utf-8")
@@ -24,13 +25,13 @@ def _read_text(path: str) -> str:
 
 def read_position(path: str) -> Position:
     """A position file in JSON or compact text form."""
-    text = _read_text(path).strip()
+    text = read_text(path).strip()
     return Position.from_json(text) if text.startswith("{") else Position.from_text(text)
 
 
 def read_orders_file(path: str) -> dict[str, list[str]]:
     """Orders as JSON ``{"power": ["A PAR - BUR", ...]}`` or ``Power: order`` lines."""
-    return parse_orders_text(_read_text(path), path)
+    return parse_orders_text(read_text(path), path)
 
 
 def parse_orders_text(text: str, path: str) -> dict[str, list[str]]:
@@ -57,7 +58,7 @@ def parse_orders_text(text: str, path: str) -> dict[str, list[str]]:
     return orders
 
 
-def _echo_result(result: PhaseResult, indent: str) -> None:
+def echo_result(result: PhaseResult, indent: str) -> None:
     """Every order's result, what a map change did, and the units disbanded."""
     for r in result.results:
         click.echo(f"{indent}{r.power}: {r.describe()}")
@@ -67,7 +68,8 @@ def _echo_result(result: PhaseResult, indent: str) -> None:
         click.echo(f"{indent}{u.power}: {u} disbanded (no retreat)")
 
 
-def _status(g: Game) -> None:
+def echo_status(g: Game) -> None:
+    """How the game stands: who won or drew, or the phase and who still owes orders."""
     cal = g.variant.calendar
     if g.winner:
         click.echo(f"game over: {g.variant.powers[g.winner].name} wins "

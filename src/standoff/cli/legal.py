@@ -12,7 +12,7 @@ from standoff import (
 )
 
 from .app import cli, friendly
-from .io import _read_text, read_position
+from .io import read_position, read_text
 
 
 @cli.command()
@@ -21,7 +21,7 @@ from .io import _read_text, read_position
 @friendly
 def legal(source: str, power: str | None) -> None:
     """List every legal order in SOURCE (a saved game or a position file)."""
-    text = _read_text(source)
+    text = read_text(source)
     if '"standoff-game"' in text:
         g = storage.loads(text, source)
         pos, opts = g.position, g.options

@@ -14,7 +14,7 @@ from standoff import (
     storage,
 )
 
-from .app import _options, cli, friendly, option_flag, variant_flag
+from .app import cli, friendly, option_flag, parse_options, variant_flag
 from .io import read_position
 
 
@@ -39,7 +39,7 @@ def new(game: str, variant: str, variant_file: str | None, force: bool,
         raise StandoffError("give --variant or --variant-file, not both")
     v = (storage.read_variant_file(variant_file) if variant_file is not None
          else storage.open_variant(variant))
-    g = Game.new(v, _options(options))
+    g = Game.new(v, parse_options(options))
     if start_from is not None:
         pos = read_position(start_from)
         if load_variant(pos.variant) is not g.variant:

@@ -11,7 +11,7 @@ from standoff import (
 )
 
 from .app import cli, friendly
-from .io import _read_text, parse_orders_text
+from .io import parse_orders_text, read_text
 
 
 @cli.command()
@@ -34,7 +34,7 @@ def orders(game: str, power: str, orders: tuple[str, ...], from_file: str | None
     items = list(orders)
     named: list[str] = []  # the powers a JSON orders file gives orders for
     if from_file:
-        text = _read_text(from_file)
+        text = read_text(from_file)
         if text.lstrip().startswith("{"):
             for who, given in parse_orders_text(text, from_file).items():
                 named.append(who)

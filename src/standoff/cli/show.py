@@ -11,7 +11,7 @@ from standoff import (
 )
 
 from .app import cli, friendly
-from .io import _status
+from .io import echo_status
 
 
 @cli.command()
@@ -41,4 +41,4 @@ def show(game: str, as_json: bool, history: bool) -> None:
         click.echo(f"dislodged: {d.unit.power} {d}")
     for power, os in g.pending().items():
         click.echo(f"orders from {power}: {', '.join(str(o) for o in os)}")
-    _status(g)
+    echo_status(g)
