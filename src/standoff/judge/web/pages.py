@@ -116,7 +116,18 @@ def lobby_page(request: Request) -> Response:
                 for v in bundled_variants()]
     options = [{"name": n, "values": vs, "description": text}
                for n, vs, _issue, text in rule_options()]
-    return _render(request, "lobby.html", who, variants=variants, options=options)
+    # the create form starts at the judge's own defaults (what a game created with no
+    # deadlines gets), so the page and the API can never disagree
+    deadlines = {phase: _minutes(seconds) for phase, seconds
+                 in request.app.state.judge.settings.default_deadlines.items()}
+    return _render(request, "lobby.html", who, variants=variants, options=options,
+                   deadlines=deadlines)
+
+
+def _minutes(seconds: int) -> str:
+    """A deadline in the create form's unit: whole minutes, or a fraction for a
+    judge set to deadlines of seconds (as tests are)."""
+    return str(seconds // 60) if seconds % 60 == 0 else f"{seconds / 60:.4f}".rstrip("0")
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)
