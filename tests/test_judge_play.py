@@ -36,17 +36,27 @@ def _check_history(phases: list[dict[str, Any]]) -> None:
         assert record["report"]["next"]["phase"] == following["phase"]
 
 
+def army_map(variant: str) -> tuple[list[str], dict[str, list[str]]]:
+    """(every supply centre, where an army may move from each province), upper case
+    as orders write them, read from the variant's board through the public API:
+    what a scripted player needs to plan a land campaign."""
+    from standoff import load_variant
+
+    board = load_variant(variant).board
+    links = {loc.upper(): sorted(n.upper() for n in near)
+             for loc, near in board.army_links.items()}
+    return sorted(c.upper() for c in board.supply_centres), links
+
+
 # -- the conqueror ---------------------------------------------------------------------
 
 class Conqueror:
     """A scripted player that takes centres by force, knowing the map (as a player
-    does: ``Rules.army_map``) and its legal orders (``/legal``)."""
+    does: :func:`army_map`) and its legal orders (``/legal``)."""
 
     def __init__(self, api: Api, table: Table, power: str, variant: str) -> None:
-        from standoff.judge.rules import bundled_rules
-
         self.api, self.table, self.power = api, table, power
-        self.centres, self.links = bundled_rules(variant).army_map()
+        self.centres, self.links = army_map(variant)
 
     def _distances(self, targets: set[str]) -> dict[str, int]:
         """Army moves from each province to the nearest target (multi-source BFS)."""

@@ -24,7 +24,7 @@ from .errors import ERROR_RESPONSES, conflict, forbidden, not_found
 from .games import get_game, require_active, seat_of, seats_of
 from .models import Game, PendingOrders, Seat
 from .processing import lock_game, request_processing
-from .schemas import GameId, OrdersIn, OrdersOut, ReadyIn, ReadyOut
+from .schemas import GameId, LegalOrderOut, OrdersIn, OrdersOut, ReadyIn, ReadyOut
 
 router = APIRouter(prefix="/api/v1", tags=["orders"], responses=ERROR_RESPONSES)
 
@@ -97,6 +97,54 @@ def legal_orders(game_id: GameId, who: CallerDep, j: JudgeDep) -> dict[str, list
         state, power = game.state, seat.power
         rules = j.variants.rules(game)
     return rules.legal(state, power)
+
+
+@router.get("/games/{game_id}/legal/options",
+            response_model=dict[str, list[LegalOrderOut]])
+def legal_options(game_id: GameId, who: CallerDep, j: JudgeDep
+                  ) -> dict[str, list[LegalOrderOut]]:
+    """Every legal order of the caller's power this phase, by location, each by its
+    parts, so that a page builds its menus without reading order text. The
+    orders are those of ``GET .../legal``, in the same order; ``order`` is the
+    canonical text to send back (``PUT .../orders {"orders": [order], "merge":
+    true}``: the engine decides which earlier order it replaces). Every field is
+    always present (``null`` where it does not apply)::
+
+        {"PAR": [
+           {"order": "A PAR - BUR", "kind": "move", "location": "PAR",
+            "unit": "A PAR", "unit_type": "A", "target": "BUR", "via": "land",
+            "supported": null, "convoyed": null, "subject": null, "power": null}],
+         "MAR": [
+           {"order": "A MAR S A PAR - BUR", "kind": "support_move", "location": "MAR",
+            "unit": "A MAR", "unit_type": "A", "target": "BUR", "via": null,
+            "supported": "A PAR - BUR", "convoyed": null, "subject": "PAR",
+            "power": null}],
+         "ENG": [
+           {"order": "F ENG C A LON - BEL", "kind": "convoy", "location": "ENG",
+            "unit": "F ENG", "unit_type": "F", "target": "BEL", "via": null,
+            "supported": null, "convoyed": "A LON - BEL", "subject": "LON",
+            "power": null}]}
+
+    ``kind`` is the engine's: ``hold``, ``move``, ``support_hold``,
+    ``support_move``, ``convoy``, ``no_convert``, ``permit`` (movement),
+    ``retreat``, ``disband`` (retreat), ``build``, ``remove``, ``waive``
+    (adjustment). ``target``: where a move or retreat goes, or a supported or
+    convoyed move; the supported unit's location for ``support_hold``.
+    ``via`` (armies' moves only): ``land`` when the order asks no convoy and
+    the army can walk there, ``convoy`` for ``VIA CONVOY`` or a destination
+    only a convoy reaches; where both are legal both are listed, the player
+    chooses (what a plain move to an adjacent province does when a convoy is
+    also ordered is the game's ``adjacent_convoy`` option, DATC 4.A.3).
+    ``subject``: the location of the supported or convoyed unit. ``power``:
+    the power a ``permit`` lets through the canal (``location``). Builds list
+    one order per unit type and coast, and ``WAIVE`` (``location`` null)."""
+    with j.db.read() as s:
+        game, seat = _player(s, game_id, who)
+        require_active(game)
+        state, power = game.state, seat.power
+        rules = j.variants.rules(game)
+    return {loc: [LegalOrderOut.model_validate(o) for o in options]
+            for loc, options in rules.legal_options(state, power).items()}
 
 
 @router.post("/games/{game_id}/ready", response_model=ReadyOut)

@@ -29,19 +29,21 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, Literal, TypedDict, assert_never
 
+import standoff
 from standoff import (
     CHOICES,
     GameRecord,
+    GameStateError,
     IllegalOrderError,
     InvalidOrderError,
     Options,
     Order,
     OrderResult,
-    Outcome,
     Position,
     StandoffError,
+    UnitType,
     Variant,
     VariantRegistry,
     available_variants,
@@ -49,14 +51,12 @@ from standoff import (
     game_report,
     legal_orders,
     load_variant,
+    narrow_order,
     process_phase,
+    province_of,
     submit_checked,
     submit_orders,
 )
-from standoff import declare_draw as end_in_draw
-from standoff import powers_that_may_order as may_order
-from standoff import powers_to_order as must_order
-from standoff import surviving_powers as survivors
 
 from .errors import ApiError, invalid
 
@@ -90,6 +90,80 @@ class Processed:
     kind: str
     to_order: list[str]
     outcome: dict[str, Any] | None
+
+
+class LegalOption(TypedDict):
+    """One legal order as the game page builds its menus from it, without reading
+    the order's text (the route's docstring and ``web/README.md`` show the JSON).
+
+    Every location is upper case as orders write it, with its coast (``STP/SC``)
+    and, on a stacked map, its level (``BUD2``)."""
+
+    #: the canonical text: what the page sends back (``PUT .../orders`` with merge)
+    order: str
+    #: the core's :attr:`standoff.Order.kind`
+    kind: str
+    #: where the ordered unit stands (a build's site, a permit's canal; None for WAIVE)
+    location: str | None
+    #: the unit ordered, built or removed (``A PAR``); None for PERMIT and WAIVE
+    unit: str | None
+    #: ``A`` or ``F``, the type of that unit
+    unit_type: Literal["A", "F"] | None
+    #: where a move or retreat goes; a supported or convoyed move's destination; the
+    #: location of the unit a support-to-hold supports
+    target: str | None
+    #: an army's move only: ``land`` (no convoy asked, the army can walk there) or
+    #: ``convoy`` (``VIA CONVOY``, or a destination only a convoy reaches)
+    via: Literal["land", "convoy"] | None
+    #: a support's supported order (``A MAR - BUR``, or ``A MUN`` holding)
+    supported: str | None
+    #: a convoy's convoyed move (``A LON - BEL``)
+    convoyed: str | None
+    #: the location of the unit a support or convoy is for (``MAR``, ``LON``)
+    subject: str | None
+    #: a PERMIT's power (lower-case id: ``italy``), whose fleets may pass the canal
+    power: str | None
+
+
+def _unit(unit: UnitType | None, location: str) -> str | None:
+    return None if unit is None else f"{unit.value} {location.upper()}"
+
+
+def legal_option(order: Order, army_links: dict[str, frozenset[str]]) -> LegalOption:
+    """``order`` as a :class:`LegalOption`; ``army_links``: where an army walks from
+    each province (the board in force), which tells a move by land from one by
+    convoy when the order does not say (DATC 4.A.3 makes the difference matter)."""
+    o = narrow_order(order)
+    out = LegalOption(order=str(o), kind=o.kind, location=o.location.upper() or None,
+                      unit=_unit(o.unit, o.location),
+                      unit_type=None if o.unit is None else o.unit.value,
+                      target=None, via=None, supported=None, convoyed=None, subject=None,
+                      power=None)
+    match o.kind:
+        case "move":
+            out["target"] = o.dest.upper()
+            if o.unit is UnitType.ARMY:
+                walks = province_of(o.dest) in army_links.get(province_of(o.location), ())
+                out["via"] = "land" if walks and not o.via_convoy else "convoy"
+        case "retreat":
+            out["target"] = o.dest.upper()
+        case "support_hold":
+            out["target"] = out["subject"] = o.target.upper()
+            out["supported"] = _unit(o.target_unit, o.target) or o.target.upper()
+        case "support_move":
+            out["target"], out["subject"] = o.dest.upper(), o.target.upper()
+            mover = _unit(o.target_unit, o.target) or o.target.upper()
+            out["supported"] = f"{mover} - {o.dest.upper()}"
+        case "convoy":
+            out["target"], out["subject"] = o.dest.upper(), o.target.upper()
+            out["convoyed"] = f"A {o.target.upper()} - {o.dest.upper()}"
+        case "permit":
+            out["power"] = o.power
+        case "hold" | "no_convert" | "disband" | "build" | "remove" | "waive":
+            pass
+        case _:
+            assert_never(o.kind)
+    return out
 
 
 # -- what does not depend on a game's variant --------------------------------------------
@@ -180,14 +254,10 @@ class Rules:
     def _state(self, record: GameRecord) -> dict[str, Any]:
         """The record's JSON without its history and pending orders (the judge keeps
         those in their own rows)."""
-        data = GameRecord(record.variant, record.options, record.position,
-                          outcome=record.outcome).to_dict()
-        data.pop("history", None)
-        data.pop("orders", None)
-        return data
+        return record.to_dict(history=False, pending=False)
 
     def _load(self, state: dict[str, Any]) -> GameRecord:
-        return GameRecord.from_dict({**state, "history": [], "orders": {}}, self.registry)
+        return GameRecord.from_dict(state, self.registry)
 
     def phase_of(self, state: dict[str, Any]) -> tuple[str, str]:
         """(short phase name, phase kind) of the state's current phase."""
@@ -198,17 +268,17 @@ class Rules:
         """The powers that must act this phase (units, retreats, adjustments): the
         ones processing waits for and whose silence is an NMR."""
         record = self._load(state)
-        return [] if record.is_over else must_order(record)
+        return [] if record.is_over else standoff.powers_to_order(record)
 
     def powers_that_may_order(self, state: dict[str, Any]) -> list[str]:
         """Powers that may send orders this phase without having to (a canal owner
         with no units may PERMIT passage: The Twentieth Century)."""
         record = self._load(state)
-        return [] if record.is_over else may_order(record)
+        return [] if record.is_over else standoff.powers_that_may_order(record)
 
     def surviving_powers(self, state: dict[str, Any]) -> list[str]:
         """Powers that still have units or centres (those whose vote counts in a draw)."""
-        return survivors(self._load(state))
+        return standoff.surviving_powers(self._load(state))
 
     # -- orders ---------------------------------------------------------------------
 
@@ -241,6 +311,17 @@ class Rules:
             return {}
         table = legal_orders(record.position, record.options, self.variant).get(power, {})
         return {loc.upper(): [str(o) for o in orders] for loc, orders in table.items()}
+
+    def legal_options(self, state: dict[str, Any], power: str
+                      ) -> dict[str, list[LegalOption]]:
+        """:meth:`legal`, each order described by its parts (:class:`LegalOption`)."""
+        record = self._load(state)
+        if record.is_over:
+            return {}
+        links = self.variant.board_at(record.position.phase).army_links
+        table = legal_orders(record.position, record.options, self.variant).get(power, {})
+        return {loc.upper(): [legal_option(o, links) for o in orders]
+                for loc, orders in table.items()}
 
     # -- processing -----------------------------------------------------------------
 
@@ -278,29 +359,30 @@ class Rules:
         new = self._state(game)
         report, report_text = _report(game)
         return Processed(new, record, report, report_text, phase, kind,
-                         [] if game.is_over else must_order(game), new.get("outcome"))
+                         [] if game.is_over else standoff.powers_to_order(game), new.get("outcome"))
 
     def declare_draw(self, state: dict[str, Any], powers: list[str] | None = None
                      ) -> dict[str, Any]:
         """The state ended in a draw shared by ``powers`` (default: every surviving power)."""
         game = self._load(state)
         try:
-            drawn = end_in_draw(game, powers)
+            drawn = standoff.declare_draw(game, powers)
         except StandoffError as exc:
             raise ApiError(409, str(exc)) from exc
         return self._state(drawn)
 
     def concede(self, state: dict[str, Any], winner: str) -> dict[str, Any]:
-        """The state ended with ``winner`` winning: the others conceded it the game.
-        The engine's outcome is an ordinary win (:class:`standoff.Outcome`)."""
+        """The state ended with ``winner`` winning: the others conceded it the game
+        (:func:`standoff.concede`: an ordinary win). 409 for a game over or a power
+        out of the game, 400 for an unknown power."""
         game = self._load(state)
-        if game.is_over:
-            raise ApiError(409, "the game is over")
         try:
-            won = Outcome(game.variant.power(winner))
+            won = standoff.concede(game, winner)
+        except GameStateError as exc:
+            raise ApiError(409, str(exc)) from exc
         except StandoffError as exc:
             raise invalid(str(exc)) from exc
-        return self._state(GameRecord(game.variant, game.options, game.position, outcome=won))
+        return self._state(won)
 
     # -- pictures -------------------------------------------------------------------
 
@@ -323,16 +405,6 @@ class Rules:
                         variant=v)
         except StandoffError as exc:
             raise ApiError(404, f"there is no map drawing of {v.title}: {exc}") from exc
-
-    # -- for scripted players -------------------------------------------------------
-
-    def army_map(self) -> tuple[list[str], dict[str, list[str]]]:
-        """(every supply centre, where an army may move from each province), upper case
-        as orders write them: what a scripted player needs to plan a land campaign."""
-        board = self.variant.board
-        links = {loc.upper(): sorted(n.upper() for n in near)
-                 for loc, near in board.army_links.items()}
-        return sorted(c.upper() for c in board.supply_centres), links
 
 
 def _report(game: GameRecord) -> tuple[dict[str, Any] | None, str | None]:

@@ -203,6 +203,26 @@ class OrdersOut(BaseModel):
     orders: list[str]
 
 
+class LegalOrderOut(BaseModel):
+    """One legal order by its parts (``rules.LegalOption``: each field's meaning)."""
+
+    order: str = Field(description="canonical text: send it back with PUT .../orders")
+    kind: Literal["hold", "move", "support_hold", "support_move", "convoy", "no_convert",
+                  "permit", "retreat", "disband", "build", "remove", "waive"]
+    location: str | None = Field(description="the unit's location (a site, a canal)")
+    unit: str | None = Field(description="the unit ordered, built or removed: 'A PAR'")
+    unit_type: Literal["A", "F"] | None
+    target: str | None = Field(description="where a move, retreat, supported or convoyed "
+                               "move goes; the unit a support to hold supports")
+    via: Literal["land", "convoy"] | None = Field(description="an army's move: by land, "
+                                                  "or by convoy")
+    supported: str | None = Field(description="a support's order: 'A MAR - BUR', 'A MUN'")
+    convoyed: str | None = Field(description="a convoy's move: 'A LON - BEL'")
+    subject: str | None = Field(description="the location of the supported or convoyed "
+                                "unit")
+    power: str | None = Field(description="a PERMIT's power, whose fleets may pass")
+
+
 class ReadyOut(BaseModel):
     power: str
     ready: bool
