@@ -347,8 +347,9 @@ def map_units(page: Page) -> dict[str, str]:
 def order_by_clicks(page: Page, unit: str, kind: str, *targets: str, expected: str,
                     option: str | None = None, tap: bool = False) -> None:
     """Click the unit (or site) ``unit`` on the map, the order kind, then each target on
-    the map (and ``option`` among the offered orders, when several are left): the
-    order ``expected`` is in the player's list afterwards."""
+    the map (and ``option`` among the offered orders, when several are left: a coast,
+    a unit type, "by land" or "by convoy", whose buttons carry the order's canonical
+    text as ``data-order``): the order ``expected`` is in the player's list afterwards."""
     from playwright.sync_api import expect
 
     click_map(page, unit, tap=tap)
@@ -361,9 +362,8 @@ def order_by_clicks(page: Page, unit: str, kind: str, *targets: str, expected: s
         click_map(page, target, tap=tap, unit_first=True)
     listed = page.locator(f'[data-testid="my-order"][data-order="{expected}"]')
     offered = page.locator(f'[data-testid="order-option"][data-order="{option or expected}"]')
-    if option is None:  # several orders left (e.g. a move with and without a convoy)?
-        listed.or_(page.get_by_test_id("order-hint").get_by_text("Pick the order below.")
-                   ).first.wait_for()
+    if option is None:  # sent at once, or several orders left (a move by land or by convoy)?
+        listed.or_(offered).first.wait_for()
     if option is not None or not listed.count():
         if tap:
             offered.tap()

@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from browser_fixtures import (
     NewContext,
+    click_map,
     map_units,
     my_orders,
     open_game,
@@ -113,3 +114,38 @@ def test_typed_orders_replace_the_same_units_orders(new_context: NewContext,
     error = page.get_by_test_id("order-error").inner_text()
     assert error == "", f"typed full names did not replace the units' orders: {error}"
     assert sorted(my_orders(page)) == ["A PAR - BUR", "F BRE - ENG"]
+
+
+def test_move_by_convoy_to_an_adjacent_province(new_context: NewContext, web_api: Api) -> None:
+    """Issue 27: an army in Gascony, a fleet in the Mid-Atlantic: Move, then Brest asks
+    "by land or by convoy?" (both are legal; DATC 4.A.3 makes the difference matter),
+    the convoy is stored as the engine writes it and listed as a move, and a click on
+    "by land" afterwards replaces it (the engine decides which order it replaces)."""
+    seats = seated_game(web_api, "standard")
+    france = seats.table.players["france"]
+    send_orders(web_api, seats, {"france": ["F BRE - MAO", "A PAR - GAS"]}, ready=False)
+    assert process_now(web_api, seats)["phase"] == "F1901M"
+    page = player_page(new_context, seats.names["france"], f"/games/{seats.table.id}")
+    open_game(page, seats.table.id, "F1901M")
+    click_map(page, "gas")
+    page.get_by_test_id("order-kind-move").click()
+    click_map(page, "bre")
+    expect(page.get_by_test_id("order-hint")).to_have_text("By land or by convoy?")
+    options = page.locator('[data-testid="order-option"]')
+    expect(options).to_have_count(2)
+    assert options.evaluate_all("(els) => els.map((e) => [e.dataset.via, e.dataset.order])") == [
+        ["land", "A GAS - BRE"], ["convoy", "A GAS - BRE VIA CONVOY"]]
+    page.locator('[data-testid="order-option"][data-via="convoy"]').click()
+    listed = page.locator('[data-testid="my-order"][data-order="A GAS - BRE VIA CONVOY"]')
+    expect(listed).to_have_attribute("data-kind", "move")
+    expect(listed).to_contain_text("Move")
+    expect(page.get_by_test_id("order-error")).to_be_empty()
+    got = web_api.json("GET", f"/games/{seats.table.id}/orders", france)
+    assert got["orders"] == ["A GAS - BRE VIA CONVOY"]
+    # the fleet convoys it by clicks; then the army goes by land after all: replaced
+    order_by_clicks(page, "mao", "convoy", "gas", "bre", expected="F MAO C A GAS - BRE")
+    order_by_clicks(page, "gas", "move", "bre", expected="A GAS - BRE", option="A GAS - BRE")
+    assert sorted(my_orders(page)) == ["A GAS - BRE", "F MAO C A GAS - BRE"]
+    expect(page.locator('[data-testid="my-order"][data-kind="convoy"]')).to_have_count(1)
+    got = web_api.json("GET", f"/games/{seats.table.id}/orders", france)
+    assert sorted(got["orders"]) == ["A GAS - BRE", "F MAO C A GAS - BRE"]

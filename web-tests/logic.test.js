@@ -10,34 +10,39 @@ const path = require("node:path");
 
 const L = require(path.join(__dirname, "..", "src", "standoff", "judge", "web", "static", "logic.js"));
 
-const move = (unit, from, to, via = null) => ({order: `${unit} ${from} - ${to}` + (via === "convoy" ? " VIA CONVOY" : ""),
-  kind: "move", unit, location: from, target: to, via});
+/* an option as the judge writes it: every field present, null where it does not apply */
+const option = (fields) => ({order: null, kind: null, location: null, unit: null, unit_type: null,
+  target: null, via: null, supported: null, convoyed: null, subject: null, power: null, ...fields});
+const move = (type, from, to, via = null) => option({
+  order: `${type} ${from} - ${to}` + (via === "convoy" ? " VIA CONVOY" : ""), kind: "move",
+  location: from, unit: `${type} ${from}`, unit_type: type, target: to, via});
+const support = (from, type, subject, to) => option({
+  order: `A ${from} S ${type} ${subject}` + (to ? ` - ${to}` : ""),
+  kind: to ? "support_move" : "support_hold", location: from, unit: `A ${from}`, unit_type: "A",
+  target: to || subject, subject, supported: `${type} ${subject}` + (to ? ` - ${to}` : "")});
+const convoy = (from, army, to) => option({order: `F ${from} C A ${army} - ${to}`, kind: "convoy",
+  location: from, unit: `F ${from}`, unit_type: "F", target: to, subject: army,
+  convoyed: `A ${army} - ${to}`});
 
 const TABLE = {
   GAS: [
-    {order: "A GAS H", kind: "hold", unit: "A", location: "GAS"},
+    option({order: "A GAS H", kind: "hold", unit: "A GAS", unit_type: "A", location: "GAS"}),
     move("A", "GAS", "BRE", "land"), move("A", "GAS", "BRE", "convoy"),
-    move("A", "GAS", "BUR", null), move("A", "GAS", "SPA", null),
+    move("A", "GAS", "BUR", "land"), move("A", "GAS", "SPA", "land"),
     move("A", "GAS", "POR", "convoy"),
-    {order: "A GAS S F MAO", kind: "support_hold", unit: "A", location: "GAS",
-      supported: {unit: "F", location: "MAO", target: null}},
-    {order: "A GAS S F MAO - SPA", kind: "support_move", unit: "A", location: "GAS",
-      supported: {unit: "F", location: "MAO", target: "SPA"}},
-    {order: "A GAS S A MAR - SPA", kind: "support_move", unit: "A", location: "GAS",
-      supported: {unit: "A", location: "MAR", target: "SPA"}},
+    support("GAS", "F", "MAO"), support("GAS", "F", "MAO", "SPA"),
+    support("GAS", "A", "MAR", "SPA"), support("GAS", "A", "MAR"),
   ],
   MAO: [
-    {order: "F MAO H", kind: "hold", unit: "F", location: "MAO"},
+    option({order: "F MAO H", kind: "hold", unit: "F MAO", unit_type: "F", location: "MAO"}),
     move("F", "MAO", "SPA/NC"), move("F", "MAO", "SPA/SC"), move("F", "MAO", "BRE"),
-    {order: "F MAO C A GAS - BRE", kind: "convoy", unit: "F", location: "MAO",
-      convoyed: {unit: "A", location: "GAS", target: "BRE"}},
-    {order: "F MAO C A GAS - POR", kind: "convoy", unit: "F", location: "MAO",
-      convoyed: {unit: "A", location: "GAS", target: "POR"}},
+    convoy("MAO", "GAS", "BRE"), convoy("MAO", "GAS", "POR"),
   ],
   ANK: [
-    {order: "A ANK H", kind: "hold", unit: "A", location: "ANK"},
-    {order: "ANK PERMIT ITALY", kind: "permit", unit: null, location: "ANK"},
-    {order: "A ANK NO CONVERT", kind: "no_convert", unit: "A", location: "ANK"},
+    option({order: "A ANK H", kind: "hold", unit: "A ANK", unit_type: "A", location: "ANK"}),
+    option({order: "ANK PERMIT ITALY", kind: "permit", location: "ANK", power: "italy"}),
+    option({order: "A ANK NO CONVERT", kind: "no_convert", unit: "A ANK", unit_type: "A",
+      location: "ANK"}),
   ],
   "STP/SC": [move("F", "STP/SC", "BOT")],
 };
@@ -88,6 +93,9 @@ test("a support: the supported unit, then its destination, or the support to hol
   assert.equal(L.hint("GAS", "support", after), "Click the target on the map (or pick below).");
   assert.equal(walk("GAS", "support", "MAO", "SPA").send.order, "A GAS S F MAO - SPA");
   assert.equal(walk("GAS", "support", "MAR", "SPA").send.order, "A GAS S A MAR - SPA");
+  // a unit that may be supported to hold or to move: its destination, or the hold picked
+  const mar = walk("GAS", "support", "MAR");
+  assert.deepEqual([mar.click, mar.options.map((o) => o.order)], [["SPA"], ["A GAS S A MAR - SPA", "A GAS S A MAR"]]);
 });
 
 test("a convoy: the army, then its destination", () => {

@@ -34,9 +34,8 @@ const StandoffLogic = (() => {
   function clicks(option) {
     switch (option.kind) {
       case "move": case "retreat": return [option.target];
-      case "support_hold": return [option.supported.location];
-      case "support_move": return [option.supported.location, option.supported.target];
-      case "convoy": return [option.convoyed.location, option.convoyed.target];
+      case "support_hold": return [option.subject];
+      case "support_move": case "convoy": return [option.subject, option.target];
       default: return [];
     }
   }
