@@ -183,7 +183,9 @@ def _fresh(p: Position) -> Position:
     timed for) to decide whether an adjustment phase is due at all."""
     fresh = Position(p.variant, p.phase, p.units, p.centres, p.dislodged, p.contested,
                      p.notes)
-    fresh._counts = p._counts
+    counts = p.known_counts()
+    if counts is not None:
+        fresh.keep_counts(counts)
     return fresh
 
 

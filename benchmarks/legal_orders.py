@@ -30,7 +30,7 @@ Two figures per engine, the first being the one to quote:
 
 Also printed: the number of orders each offers (they differ by design in a
 few places: diplomacy and pydipcc list coast-specific supports and ``VIA``
-variants that standoff offers once, see ``standoff.core.legal``). Medians of
+variants that standoff offers once, see ``standoff.core.legal_orders``). Medians of
 per-position µs; ratio = the other engine's time over standoff's (how many
 times faster standoff is; under 1x, slower).
 """
@@ -64,7 +64,7 @@ from peers import PydipccReplay, add_pydipcc_option, load_pydipcc  # noqa: E402
 
 import standoff  # noqa: E402
 from standoff import Position  # noqa: E402
-from standoff.core.legal import legal_orders  # noqa: E402
+from standoff.core.legal_orders import legal_orders  # noqa: E402
 
 BENCH = HERE / "data" / "random_games.json"
 KINDS = {"M": "movement", "A": "adjustment"}

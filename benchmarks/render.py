@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 from standoff.core.errors import StandoffError
 from standoff.core.game import Game
-from standoff.core.legal import random_orders
+from standoff.core.legal_orders import random_orders
 from standoff.core.variant import available_variants, load_variant
 from standoff.render import layout_for, render_png, render_svg
 

@@ -19,7 +19,7 @@ import time
 import standoff
 from standoff import Position, Unit, UnitType, adjudicate
 from standoff.core.geography import Board, Province, Terrain
-from standoff.core.legal import legal_orders
+from standoff.core.legal_orders import legal_orders
 from standoff.core.phase import Calendar, Phase, PhaseKind
 from standoff.core.variant import Power, Variant, Victory, register_variant
 

@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass
 
 from standoff import adjudicate
-from standoff.core.legal import legal_orders
+from standoff.core.legal_orders import legal_orders
 from standoff.core.position import Position
 from standoff.core.variant import available_variants, load_variant
 

@@ -12,7 +12,7 @@ from standoff import IllegalOrderError, Options, Reason, load_variant
 from standoff.core.adjudicator import adjudicate, check_order
 from standoff.core.game import Game
 from standoff.core.geography import UnitType, province_of
-from standoff.core.legal import legal_orders, random_orders
+from standoff.core.legal_orders import legal_orders, random_orders
 from standoff.core.orders import (
     WAIVE,
     Build,
@@ -174,7 +174,7 @@ def candidates(position: Position, unit_type: UnitType, loc: str) -> Iterator[Or
 
 
 def meaning(order: Order) -> Order:
-    """Collapse what legal.py offers once per meaning (see its docstring)."""
+    """Collapse what legal_orders.py offers once per meaning (see its docstring)."""
     if isinstance(order, Move) and order.via_convoy and \
             province_of(order.dest) not in BOARD.army_links.get(order.location, ()):
         return Move(order.unit, order.location, order.dest)  # convoy implied

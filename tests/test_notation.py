@@ -344,7 +344,7 @@ def _order_texts(variant_name: str) -> list[str]:
     """Every legal order of some positions of a random game, in standoff's own
     notation and in MILA's (``VIA`` alone, as the recorded games write it)."""
     from standoff import Position, adjudicate
-    from standoff.core.legal import legal_orders, random_orders
+    from standoff.core.legal_orders import legal_orders, random_orders
 
     v = load_variant(variant_name)
     rng = random.Random(variant_name)

@@ -36,7 +36,7 @@ from standoff import (
 )
 from standoff.core import orders as orders_module
 from standoff.core.geography import UnitType
-from standoff.core.legal import _changes_board
+from standoff.core.legal_orders import _changes_board
 from standoff.core.orders import (
     ORDER_CLASSES,
     AdjustmentOrder,
@@ -177,7 +177,7 @@ DISPATCHES = {
     ("core/movement.py", "_classify"),  # the movement classifier
     ("core/adjustments.py", "_builds"),
     ("core/adjustments.py", "_removals"),
-    ("core/legal.py", "_changes_board"),  # what a biased random player prefers
+    ("core/legal_orders.py", "_changes_board"),  # what a biased random player prefers
     ("render/svg.py", "_order"),  # how an order is drawn
     ("core/record.py", "_slot_kind"),  # where a pending order is kept
 }
@@ -238,3 +238,24 @@ def test_adding_a_kind_makes_mypy_name_every_dispatch(tmp_path: Path,
         assert "assert_never" in message and "teleport" in message.lower(), (path, message)
         found.add((path.removeprefix("standoff/"), _function_at(tmp_path / path, int(line))))
     assert found == DISPATCHES
+
+
+def test_each_order_module_names_where_its_kind_is_checked_adjudicated_and_listed() -> None:
+    """One order kind's whole meaning is found from its module: the docstring of
+    each kind's module names the modules that check, adjudicate and list it,
+    and every module it names exists (a rename that forgets them fails here)."""
+    core = ROOT / "src" / "standoff" / "core"
+    for path in sorted((core / "orders").glob("*.py")):
+        if path.name in ("__init__.py", "base.py"):
+            continue
+        doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+        for step in ("* read:", "* checked:", "* listed:", "* drawn:"):
+            assert step in doc, f"{path.name} does not say where it is {step[2:-1]}"
+        assert "* adjudicated:" in doc or "* acted on:" in doc, path.name
+        named = set(re.findall(r"``([a-z_/]+\.py)``", doc))
+        assert "legal_orders.py" in named, path.name
+        for name in named:
+            where = core.parent / name if name.startswith("render/") else core / name
+            if not where.exists():
+                where = core / "orders" / name
+            assert where.exists(), f"{path.name} names {name}, which does not exist"

@@ -338,7 +338,7 @@ VARIANTS = ("standard", "sahara", "twin-earths", "city-country", "twentieth-cent
 #: coded string keys) playing the same operations; a change of rules that means to
 #: change these games must recompute them. Recomputed once since: the Twentieth
 #: Century's, when a canal owner's unit standing in its canal was first offered its
-#: own orders beside the permits (legal.py), which changes what random play picks.
+#: own orders beside the permits (legal_orders.py), which changes what random play picks.
 PINNED = {
     "standard": "605567ea15803278",
     "sahara": "66b997a34c5635a1",

@@ -27,7 +27,7 @@ from standoff.cli import cli
 from standoff.core.errors import StandoffError
 from standoff.core.game import Game
 from standoff.core.geography import province_of
-from standoff.core.legal import random_orders
+from standoff.core.legal_orders import random_orders
 from standoff.core.position import Position
 from standoff.core.variant import available_variants, load_variant
 from standoff.render import game_viewer, layout_for, power_colours, render_png, render_svg

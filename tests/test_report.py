@@ -25,7 +25,7 @@ from standoff.cli import cli
 from standoff.core.adjudicator import adjudicate
 from standoff.core.errors import StandoffError
 from standoff.core.game import Game
-from standoff.core.legal import legal_orders, random_orders
+from standoff.core.legal_orders import legal_orders, random_orders
 from standoff.core.orders import Retreat
 from standoff.core.phase import PhaseKind
 from standoff.core.position import Position

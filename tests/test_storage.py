@@ -21,7 +21,7 @@ from standoff import CorruptGameError, Options, storage
 from standoff.core.adjustments import adjustment_counts
 from standoff.core.errors import GameStateError
 from standoff.core.game import Game
-from standoff.core.legal import legal_orders, random_orders
+from standoff.core.legal_orders import legal_orders, random_orders
 from standoff.core.phase import PhaseKind
 from standoff.storage import savefile
 

@@ -16,7 +16,7 @@ import pytest
 
 from standoff import Options, Order, Phase, PhaseKind, Position, adjudicate, load_variant
 from standoff.core.geography import Board, Province, Terrain, UnitType
-from standoff.core.legal import random_orders
+from standoff.core.legal_orders import random_orders
 from standoff.core.phase import Calendar
 from standoff.core.position import Dislodged, Unit
 from standoff.core.variant import Power, Variant, Victory, register_variant

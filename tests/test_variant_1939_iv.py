@@ -28,7 +28,7 @@ from standoff.core.adjustments import adjustment_counts
 from standoff.core.errors import InvalidOrderError, NotationError, StandoffError
 from standoff.core.game import Game
 from standoff.core.geography import Terrain
-from standoff.core.legal import legal_orders, random_orders
+from standoff.core.legal_orders import legal_orders, random_orders
 from standoff.core.notation import parse_order
 from standoff.core.phase import PhaseKind
 

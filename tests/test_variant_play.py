@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from standoff import storage
 from standoff.cli import cli
 from standoff.core.game import Game
-from standoff.core.legal import random_orders
+from standoff.core.legal_orders import random_orders
 from standoff.core.phase import PhaseKind
 from standoff.core.variant import available_variants, load_variant
 from standoff.core.variant_check import check_variant

@@ -26,7 +26,7 @@ from standoff import (
 )
 from standoff.core.adjudicator import check_order
 from standoff.core.game import Game
-from standoff.core.legal import legal_orders
+from standoff.core.legal_orders import legal_orders
 from standoff.core.notation import parse_order
 from standoff.core.orders import Permit
 from standoff.core.phase import Phase, PhaseKind

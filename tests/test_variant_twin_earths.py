@@ -19,7 +19,7 @@ from standoff.core.adjudicator import check_order
 from standoff.core.errors import IllegalOrderError, InvalidOrderError
 from standoff.core.game import Game
 from standoff.core.geography import Terrain, UnitType
-from standoff.core.legal import legal_orders
+from standoff.core.legal_orders import legal_orders
 from standoff.core.notation import parse_order
 from standoff.core.orders import Build, Move
 from standoff.core.phase import PhaseKind

@@ -27,7 +27,7 @@ from .core.errors import (
 from .core.features import Features
 from .core.game import Game
 from .core.geography import Board, Province, Terrain, UnitType, province_of
-from .core.legal import legal_orders, random_orders
+from .core.legal_orders import legal_orders, random_orders
 from .core.notation import parse_order
 from .core.options import CHOICES, DEFAULT, OptionError, Options
 from .core.orders import (

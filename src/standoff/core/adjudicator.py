@@ -16,10 +16,11 @@ from .adjustments import adjudicate_adjustments, adjustment_counts, counts_for
 from .buckets import bucket
 from .errors import IllegalOrderError, InvalidOrderError, StandoffError
 from .geography import Board, province_of
-from .legality import canal_owner
+from .map_change_effects import apply_map_change
 from .movement import MovementAdjudicator
 from .notation import parse_order
 from .options import DEFAULT, Options
+from .order_checks import canal_owner
 from .orders import MovementOrder, Order, Remove, RetreatOrder
 from .phase import Phase, PhaseKind
 from .position import (
@@ -33,7 +34,6 @@ from .position import (
 )
 from .results import OrderResult, Reason
 from .retreats import adjudicate_retreats, retreat_targets
-from .transitions import apply_map_change
 from .variant import Variant, VariantRegistry, load_variant
 
 OrdersInput = Mapping[str, Iterable["Order | str"]]
@@ -149,7 +149,7 @@ def _movement(v: Variant, position: Position, orders: OrdersInput,
               options: Options) -> PhaseResult:
     board = v.board_at(position.phase)
     units = list(position.units)
-    index = position._index
+    index = position.unit_index
     high = board.high_seas
     legal: list[MovementOrder | None] = [None] * len(units)
     keep: set[int] = set()
@@ -252,7 +252,7 @@ def _close_canals(board: Board, position: Position, units: list[Unit],
 def _retreat(v: Variant, position: Position, parsed: dict[str, list[Order]],
              results: list[OrderResult], options: Options) -> PhaseResult:
     board = v.board_at(position.phase)
-    occupied = position._index  # every province holding a unit
+    occupied = position.unit_index  # every province holding a unit
     # (provinces from province_of: a unit's ``province`` is a named tuple's
     # property, which the compiled core can only call through the interpreter)
     by_prov = {province_of(d.unit.location): d for d in position.dislodged}
@@ -330,11 +330,11 @@ def _after_turn(v: Variant, position: Position, units: list[Unit], notes: set[st
     nxt = Position(v.name, nxt_phase, InOrder(units) if in_order else units, centres)
     if nxt_phase.kind is PhaseKind.ADJUSTMENT:
         # the new position's province table tells which build sites are free
-        counts = counts_for(v, nxt.units, centres, occupied=nxt._index)
+        counts = counts_for(v, nxt.units, centres, occupied=nxt.unit_index)
         if not counts:  # nobody has anything to adjust: the phase is skipped
             skip = nxt_phase.next_after_turn(v.calendar, options.optional_seasons)
             return Position(v.name, skip, InOrder(nxt.units), centres), events
-        nxt._counts = counts  # the adjustment phase's counts, worked out here anyway
+        nxt.keep_counts(counts)  # the adjustment phase's counts, worked out here anyway
     return nxt, events
 
 
@@ -380,7 +380,7 @@ def check_order(position: Position, power: str, order: Order, options: Options =
         if d is None or d.unit.power != power:
             raise IllegalOrderError(str(order), f"{power} has no dislodged unit in "
                                                 f"{province_of(order.location).upper()}")
-        occupied = position._index  # every province holding a unit
+        occupied = position.unit_index  # every province holding a unit
         allowed = retreat_targets(board, d, occupied, position.contested, options)
         return order.check_retreat(board, d, allowed, options)
     due = adjustment_counts(v, position).get(power, 0)

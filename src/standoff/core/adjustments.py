@@ -30,10 +30,10 @@ def adjustment_counts(variant: Variant, position: Position) -> dict[str, int]:
 
     Worked out once per position (kept on it: a phase asks several times) and
     a fresh dict each call, so a caller may change its copy."""
-    counts = position._counts
+    counts = position.known_counts()
     if counts is None:
-        counts = position._counts = counts_for(variant, position.units, position.centres,
-                                               position._index)
+        counts = counts_for(variant, position.units, position.centres, position.unit_index)
+        position.keep_counts(counts)
     return dict(counts)
 
 
@@ -88,7 +88,7 @@ def build_sites(variant: Variant, position: Position, power: str) -> list[str]:
     """Where ``power`` may build: the variant's build-sites hook
     (:attr:`~standoff.core.variant.Variant.build_sites`: owned, unoccupied home
     centres, or any owned unoccupied centre, plus any build centres)."""
-    return _sites(variant, power, position.centres, position._index)
+    return _sites(variant, power, position.centres, position.unit_index)
 
 
 def _sites(variant: Variant, power: str, centres: Mapping[str, str],

@@ -37,7 +37,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 
 from .errors import GameStateError
-from .legal import LegalOrders, legal_orders, random_orders
+from .legal_orders import LegalOrders, legal_orders, random_orders
 from .options import DEFAULT, Options
 from .orders import Order
 from .pending import PendingOrders, PowerOrders

@@ -29,8 +29,8 @@ class Features:
     #: Spaces of unlimited capacity: a sea with ``capacity = 0`` holds any number of
     #: fleets, which are never dislodged, cannot support, and each take an order.
     #: Rule: 1939 IV rules 5.1-5.4 (the high oceans).
-    #: Honoured by: geography (Board.high_seas), position (check), legality, movement,
-    #: retreats, adjustments, adjudicator, legal, record (one pending order a fleet),
+    #: Honoured by: geography (Board.high_seas), position (check), order_checks, movement,
+    #: retreats, adjustments, adjudicator, legal_orders, record (one pending order a fleet),
     #: report.
     high_seas: bool = False
 
@@ -45,14 +45,14 @@ class Features:
     #: seas; another power's fleet needs the owner's PERMIT order that turn.
     #: Rule: The Twentieth Century, Straits & Canals.
     #: Honoured by: geography (Board.canals), orders (permit.py: PERMIT and its check),
-    #: notation, legality (canal_owner), adjudicator (canal passage), legal, record,
+    #: notation, order_checks (canal_owner), adjudicator (canal passage), legal_orders, record,
     #: report.
     canals: bool = False
 
     #: Stacked levels (provinces with a ``level``): two or more copies of a map,
     #: linked space to corresponding space.
     #: Rule: Twin Earths rules 1-3.
-    #: Honoured by: hooks/levels (the transform), legality (why a move between
+    #: Honoured by: hooks/levels (the transform), order_checks (why a move between
     #: levels is no link), notation (the variant's hints for a missing level).
     stacked_levels: bool = False
 
@@ -61,7 +61,7 @@ class Features:
     #: hold and may be supported), are annihilated when dislodged, capture nothing.
     #: Rule: 1939 IV rules 2.2 and 7.5.
     #: Honoured by: position (initial, notation), hooks/neutral, adjudicator
-    #: (retreats, centres), legal, victory (unit counts), report.
+    #: (retreats, centres), legal_orders, victory (unit counts), report.
     neutral_units: bool = False
 
     #: Build centres (``[build_centres]``): spaces that are no supply centre where
@@ -80,14 +80,14 @@ class Features:
     #: ``[map_changes]``): seas dry, spaces open or close, centres come and go.
     #: Rule: Sahara rules 2, 3 and 5.
     #: Honoured by: hooks/changing_map (the Timeline), variant (board_at),
-    #: transitions (what a change does to units and centres), adjudicator,
+    #: map_change_effects (what a change does to units and centres), adjudicator,
     #: variant_check.
     changing_map: bool = False
 
     #: Stranded fleets become armies (``stranded_fleets = "army"``) unless their
     #: owner orders NO CONVERT; without the flag they are disbanded.
     #: Rule: Sahara rule 2.
-    #: Honoured by: transitions (apply_map_change), orders (NO CONVERT), notation,
+    #: Honoured by: map_change_effects (apply_map_change), orders (NO CONVERT), notation,
     #: adjudicator (the notes), position (the notes field).
     no_convert: bool = False
 

@@ -29,8 +29,8 @@ from typing import Final, TypeVar, assert_never
 from .adjustments import adjustment_counts, build_sites
 from .buckets import bucket, subtable
 from .geography import Board, UnitType, province_of
-from .legality import canal_owner
 from .options import DEFAULT, Options
+from .order_checks import canal_owner
 from .orders import (
     WAIVE,
     Build,
@@ -359,7 +359,7 @@ class _Layout:
     def __init__(self, board: Board, position: Position, units: tuple[Unit, ...]) -> None:
         self.board = board
         self.units = position.units
-        self.index = position._index  # province -> the index in units of the unit there
+        self.index = position.unit_index  # province -> the index in units of the unit there
         #: an army's location -> its convoy plan (armies some fleet could carry)
         self.convoys: dict[str, _ConvoyPlan] = {}
         #: sea -> (the province of an army a fleet there could convoy, its destinations)

@@ -24,7 +24,7 @@ the error says what is missing.
 Text that is not an order raises :class:`InvalidOrderError` naming the word
 that could not be read. Whether the order is *legal* is not decided here (see
 each kind's checks in :mod:`standoff.core.orders` and the questions they share
-in :mod:`standoff.core.legality`). A coast a province does not have ("bre/ec",
+in :mod:`standoff.core.order_checks`). A coast a province does not have ("bre/ec",
 DATC 4.B.6) is dropped here, as the DATC prefers.
 """
 

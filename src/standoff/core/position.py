@@ -178,6 +178,32 @@ class Position:
     def __hash__(self) -> int:
         return hash((self.variant, self.phase, self.units, self.dislodged, self.contested))
 
+    # -- what the phases share with the position -----------------------------------
+
+    @property
+    def unit_index(self) -> dict[str, int]:
+        """Province -> the index in :attr:`units` of its (first) unit: every
+        province holding a unit. The one table built per position, shared rather
+        than rebuilt: the adjudicator finds each order's unit by it, the legal
+        orders lay out a phase with it, retreats and builds ask it which
+        provinces are occupied. A plain dict (the compiled core indexes it
+        natively); read it, never change it."""
+        return self._index
+
+    def known_counts(self) -> dict[str, int] | None:
+        """The adjustment counts kept on this position (see
+        :meth:`keep_counts`), or None while nobody has worked them out."""
+        return self._counts
+
+    def keep_counts(self, counts: dict[str, int]) -> None:
+        """Keep ``counts``, this position's adjustment counts
+        (:func:`~standoff.core.adjustments.adjustment_counts`), on it: the
+        adjudicator, the legal orders and every submission ask for them, and the
+        phase that made an adjustment position has worked them out already.
+        A memo of what the position's contents decide, so the value (its
+        equality, hash and JSON) does not change."""
+        self._counts = counts
+
     # -- queries -------------------------------------------------------------------
 
     def unit_at(self, province: str) -> Unit | None:

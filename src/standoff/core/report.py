@@ -32,7 +32,7 @@ from typing import Any
 from .adjustments import adjustment_counts
 from .game import Game
 from .geography import province_of
-from .legal import legal_orders
+from .legal_orders import legal_orders
 from .options import DEFAULT, Options
 from .orders import Build, Move, NoConvert, Order, Permit, Retreat, Waive
 from .phase import PhaseKind

@@ -21,8 +21,8 @@ A change made after season S of year Y is in force from the phase after S's
 retreats: the next season's movement, or the adjustment phase if S is the
 last season. What the change does to the units on it (a stranded fleet, a unit
 on a space turned impassable) is the core's business
-(:func:`standoff.transitions.apply_map_change`), because it follows from the
-two boards alone.
+(:func:`standoff.core.map_change_effects.apply_map_change`), because it follows
+from the two boards alone.
 
 Each board is derived from the starting one and the changes so far:
 

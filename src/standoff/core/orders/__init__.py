@@ -7,7 +7,7 @@ fields, its canonical notation (``str(order)``, which
 ``kind`` name (a ``Literal``), the ``phase`` it is given in, and its legality
 checks (``check_movement``, ``check_retreat``, ``check_adjustment``: the
 order normalised, or :class:`~standoff.core.errors.IllegalOrderError`). The
-questions several checks ask are in :mod:`standoff.core.legality`.
+questions several checks ask are in :mod:`standoff.core.order_checks`.
 
 The kinds, by the phase they are given in:
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from ..geography import UNIT_LETTER, UnitType, province_of
-from ..legality import illegal, own_unit
+from ..order_checks import illegal, own_unit
 from ..value import Value
 
 if TYPE_CHECKING:

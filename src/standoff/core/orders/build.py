@@ -1,11 +1,24 @@
-"""BUILD: a new unit in one of the power's build sites (``BUILD F STP/NC``)."""
+"""BUILD: a new unit in one of the power's build sites (``BUILD F STP/NC``).
+
+Where a build's meaning lives (the paths are under ``src/standoff/core/``):
+
+* read: :func:`standoff.core.notation.parse_order`; written: ``__str__`` here;
+* checked: ``check_adjustment`` here, against the variant's build sites
+  (``hooks/build_sites.py``) and the builds due (``adjustments.py``:
+  ``adjustment_counts``); the batch's allowance in ``record.py``
+  (``_check_allowance``);
+* adjudicated: ``adjustments.py`` (``_builds``: the first legal builds up to
+  the number due), called by ``adjudicator.py`` (``_adjustment``);
+* listed: ``legal_orders.py`` (``_adjustments``, ``_site_builds``);
+* drawn: ``render/svg.py`` (``_order``).
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal, final
 
 from ..geography import UnitType, province_of
-from ..legality import illegal
+from ..order_checks import illegal
 from ..phase import PhaseKind
 from ..position import centre_table
 from .base import Order, unit_text
@@ -41,9 +54,9 @@ class Build(Order):
         prov = province_of(self.location)
         sites = variant.build_sites
         centres = centre_table(position.centres)
-        if prov not in sites.sites(variant, power, centres, position._index):
+        if prov not in sites.sites(variant, power, centres, position.unit_index):
             raise illegal(self, sites.refusal(variant, board, power, prov, centres,
-                                              position._index))
+                                              position.unit_index))
         unit = self.unit
         p = board.provinces[prov]
         if unit is None:

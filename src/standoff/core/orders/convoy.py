@@ -1,12 +1,25 @@
 """CONVOY: a fleet at sea carries an army along a chain of fleets
-(``F NTH C A LON - BEL``)."""
+(``F NTH C A LON - BEL``).
+
+Where a convoy's meaning lives (the paths are under ``src/standoff/core/``):
+
+* read: :func:`standoff.core.notation.parse_order`; written: ``__str__`` here;
+* checked: ``check_movement`` here, with ``own_unit`` from ``order_checks.py``;
+* adjudicated: ``movement.py`` (``MovementAdjudicator``: ``_classify`` matches
+  it with the army's move, ``_route`` and ``_path`` find the chain of fleets
+  not dislodged, ``backup`` settles convoy paradoxes), after ``adjudicator.py``
+  (``_movement``) has read the phase's orders;
+* listed: ``legal_orders.py`` (``_all_segments``, from the layout's
+  ``convoy_jobs``);
+* drawn: ``render/svg.py`` (``_order``).
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final, Literal, final
 
 from ..geography import UnitType, province_of
-from ..legality import illegal, own_unit
+from ..order_checks import illegal, own_unit
 from ..phase import PhaseKind
 from .base import Order, loc_text, unit_text
 

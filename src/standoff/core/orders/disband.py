@@ -1,5 +1,16 @@
 """DISBAND: a dislodged unit leaves the board (``F TRI D``). Given in an
-adjustment phase, a disband is read as a removal."""
+adjustment phase, a disband is read as a removal.
+
+Where a disband's meaning lives (the paths are under ``src/standoff/core/``):
+
+* read: :func:`standoff.core.notation.parse_order`; written: ``__str__`` here;
+* checked: ``check_retreat`` here; ``check_adjustment`` makes it a
+  :class:`~standoff.core.orders.Remove`;
+* adjudicated: ``retreats.py`` (``adjudicate_retreats``) in a retreat phase,
+  ``adjustments.py`` (``_removals``) in an adjustment phase;
+* listed: ``legal_orders.py`` (``_retreats``);
+* drawn: ``render/svg.py`` (``_order``).
+"""
 
 from __future__ import annotations
 

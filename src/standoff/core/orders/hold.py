@@ -1,11 +1,22 @@
-"""HOLD: the unit stays where it is (``A PAR H``). A unit with no order holds too."""
+"""HOLD: the unit stays where it is (``A PAR H``). A unit with no order holds too.
+
+Where a hold's meaning lives (the paths are under ``src/standoff/core/``):
+
+* read: :func:`standoff.core.notation.parse_order`; written: ``__str__`` here;
+* checked: ``check_movement`` here (``own_unit`` from ``order_checks.py``);
+* adjudicated: ``movement.py`` (``MovementAdjudicator``: ``_classify`` leaves it
+  as a hold, ``_hold`` is the strength it defends with), after
+  ``adjudicator.py`` (``_movement``) has read the phase's orders;
+* listed: ``legal_orders.py`` (``_UnitMenu.hold``);
+* drawn: ``render/svg.py`` (``_order``).
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal, final
 
 from ..geography import province_of
-from ..legality import own_unit
+from ..order_checks import own_unit
 from ..phase import PhaseKind
 from .base import Order, unit_text
 

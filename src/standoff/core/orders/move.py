@@ -1,6 +1,25 @@
 """MOVE: the unit moves to an adjacent space, or an army goes by convoy
 (``A PAR - BUR``, ``A LON - BEL VIA CONVOY``). Given in a retreat phase, a move
-is read as a retreat (``F TRI - ALB``)."""
+is read as a retreat (``F TRI - ALB``).
+
+Where a move's meaning lives (the paths are under ``src/standoff/core/``):
+
+* read: :func:`standoff.core.notation.parse_order`; written: ``__str__`` here;
+* checked: ``check_movement`` here, with ``own_unit``, ``fleet_destination``
+  (which coast), ``army_can_reach``, ``convoy_possible`` and ``level_note`` from
+  ``order_checks.py`` (a canal's passage is adjudicated, not checked: see
+  ``permit.py``); ``check_retreat`` here makes it a
+  :class:`~standoff.core.orders.Retreat` (``retreat_to`` in ``retreat.py``);
+* adjudicated: ``movement.py`` (``MovementAdjudicator``: ``_classify`` files
+  it, ``_move`` decides it, ``_attack`` and ``_prevent`` are its strengths,
+  ``_head_to_head``, ``_path`` and ``_route`` for a convoyed army,
+  ``_chooses_convoy`` for DATC 4.A.3, ``_why_move`` explains a failure),
+  after ``adjudicator.py`` (``_movement``) has read the phase's orders and
+  closed canals to fleets without leave (``_close_canals``);
+* listed: ``legal_orders.py`` (``_UnitMenu.moves``; ``_convoyed_move`` and
+  ``_ConvoyPlan`` for moves by convoy);
+* drawn: ``render/svg.py`` (``_order``).
+"""
 
 from __future__ import annotations
 
@@ -8,7 +27,7 @@ from typing import TYPE_CHECKING, Final, Literal, final
 
 from ..errors import quote
 from ..geography import UnitType, province_of
-from ..legality import (
+from ..order_checks import (
     army_can_reach,
     convoy_possible,
     fleet_destination,

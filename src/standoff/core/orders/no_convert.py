@@ -1,14 +1,27 @@
 """NO CONVERT: a standing instruction for this season, given beside the unit's
 order (``F ION NO CONVERT``): if the map changes under this fleet and leaves it
 inland, it disbands instead of becoming an army (Sahara rule 2: "if the owner
-has specified that it won't change, it disbands"). Noted, not adjudicated."""
+has specified that it won't change, it disbands"). Noted, not adjudicated.
+
+Where its meaning lives (the paths are under ``src/standoff/core/``):
+
+* read: :func:`standoff.core.notation.parse_order`; written: ``__str__`` here;
+* checked: ``check_movement`` here (``own_unit`` from ``order_checks.py``);
+* noted: ``adjudicator.py`` (``_movement`` keeps the unit's location among the
+  phase's notes; the position carries them to the retreats);
+* acted on: ``map_change_effects.py`` (``apply_map_change``: the fleet left
+  inland disbands rather than becoming an army);
+* listed: never (``legal_orders.py`` offers orders for the unit alone: an
+  instruction beside them is the player's to add);
+* drawn: nothing (``render/svg.py`` passes over it).
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal, final
 
 from ..geography import UnitType, province_of
-from ..legality import illegal, own_unit
+from ..order_checks import illegal, own_unit
 from ..phase import PhaseKind
 from .base import Order, unit_text
 

@@ -1,14 +1,26 @@
 """PERMIT: the owner of a canal lets ``power``'s fleets pass it this turn
 (``CAI PERMIT ITALY``; The Twentieth Century's straits and canals: "owning
 players may also allow other players to send fleets through"). ``location`` is
-the canal; no unit. Noted, then read when canal moves are adjudicated."""
+the canal; no unit. Noted, then read when canal moves are adjudicated.
+
+Where a permission's meaning lives (the paths are under ``src/standoff/core/``):
+
+* read: :func:`standoff.core.notation.parse_order`; written: ``__str__`` here;
+* checked: ``check_movement`` here (``canal_owner`` from ``order_checks.py``);
+* adjudicated: ``adjudicator.py`` (``_movement`` gathers the permissions,
+  ``_close_canals`` fails a fleet's move through a canal its owner did not
+  open to it, before the moves are resolved in ``movement.py``);
+* who may send one: ``record.py`` (``powers_that_may_order``);
+* listed: ``legal_orders.py`` (``_permits``, under the canal's id);
+* drawn: nothing (``render/svg.py`` passes over it).
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final, Literal, final
 
 from ..geography import province_of
-from ..legality import canal_owner, illegal
+from ..order_checks import canal_owner, illegal
 from ..phase import PhaseKind
 from .base import Order, loc_text
 

@@ -1,11 +1,23 @@
-"""REMOVE: the power takes one of its units off the board (``REMOVE A WAR``)."""
+"""REMOVE: the power takes one of its units off the board (``REMOVE A WAR``).
+
+Where a removal's meaning lives (the paths are under ``src/standoff/core/``):
+
+* read: :func:`standoff.core.notation.parse_order`; written: ``__str__`` here;
+* checked: ``check_adjustment`` here (the power's own unit, a removal due); the
+  batch's allowance in ``record.py`` (``_check_allowance``);
+* adjudicated: ``adjustments.py`` (``_removals``; what a power did not remove,
+  ``civil_disorder_removals`` chooses), called by ``adjudicator.py``
+  (``_adjustment``);
+* listed: ``legal_orders.py`` (``_adjustments``);
+* drawn: ``render/svg.py`` (``_order``).
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal, final
 
 from ..geography import province_of
-from ..legality import illegal
+from ..order_checks import illegal
 from ..phase import PhaseKind
 from .base import Order, unit_text
 

@@ -1,4 +1,15 @@
-"""RETREAT: a dislodged unit moves to a space it may retreat to (``F TRI R ALB``)."""
+"""RETREAT: a dislodged unit moves to a space it may retreat to (``F TRI R ALB``).
+
+Where a retreat's meaning lives (the paths are under ``src/standoff/core/``):
+
+* read: :func:`standoff.core.notation.parse_order`; written: ``__str__`` here;
+* checked: ``check_retreat`` here, against the spaces
+  ``retreats.py`` (``retreat_targets``) allows;
+* adjudicated: ``retreats.py`` (``adjudicate_retreats``: two retreats to one
+  space both fail), called by ``adjudicator.py`` (``_retreat``);
+* listed: ``legal_orders.py`` (``_retreats``);
+* drawn: ``render/svg.py`` (``_order``).
+"""
 
 from __future__ import annotations
 

@@ -1,12 +1,27 @@
 """SUPPORT: the unit lends its strength to another's hold or move
-(``A MAR S A PAR``, ``A MAR S A PAR - BUR``). Two kinds, which share their checks."""
+(``A MAR S A PAR``, ``A MAR S A PAR - BUR``). Two kinds, which share their checks.
+
+Where a support's meaning lives (the paths are under ``src/standoff/core/``):
+
+* read: :func:`standoff.core.notation.parse_order`; written: ``__str__`` here;
+* checked: ``check_movement`` of each kind here, with ``own_unit``,
+  ``army_can_reach`` and ``level_note`` from ``order_checks.py``;
+* adjudicated: ``movement.py`` (``MovementAdjudicator``: ``_classify`` matches
+  it with the order it names or makes it void, ``_support`` decides whether it
+  is cut, ``_support_count`` adds it to a hold or a move, ``_paradox_exempt``
+  for convoys), after ``adjudicator.py`` (``_movement``) has read the phase's
+  orders;
+* listed: ``legal_orders.py`` (``_UnitMenu``'s ``army_targets`` and
+  ``fleet_targets``, offered where a unit stands);
+* drawn: ``render/svg.py`` (``_order``).
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final, Literal, final
 
 from ..geography import UnitType, province_of
-from ..legality import army_can_reach, illegal, level_note, own_unit
+from ..order_checks import army_can_reach, illegal, level_note, own_unit
 from ..phase import PhaseKind
 from .base import Order, loc_text, unit_text
 

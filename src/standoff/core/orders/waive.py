@@ -1,11 +1,22 @@
 """WAIVE: the power declines one build (``WAIVE``). ``location`` is empty: a
-waive is for no site."""
+waive is for no site.
+
+Where a waive's meaning lives (the paths are under ``src/standoff/core/``):
+
+* read: :func:`standoff.core.notation.parse_order`; written: ``__str__`` here;
+* checked: ``check_adjustment`` here (the power must have builds due); the
+  batch's allowance in ``record.py`` (``_check_allowance``);
+* adjudicated: ``adjustments.py`` (``_builds``: it uses up one build);
+* listed: ``legal_orders.py`` (``_site_builds`` offers it beside each site's
+  builds);
+* drawn: nothing (``render/svg.py`` passes over it).
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal, final
 
-from ..legality import illegal
+from ..order_checks import illegal
 from ..phase import PhaseKind
 from .base import Order
 
