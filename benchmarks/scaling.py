@@ -21,7 +21,8 @@ from standoff import Position, Unit, UnitType, adjudicate
 from standoff.core.geography import Board, Province, Terrain
 from standoff.core.legal_orders import legal_orders
 from standoff.core.phase import Calendar, Phase, PhaseKind
-from standoff.core.variant import Power, Variant, Victory, register_variant
+from standoff.core.variant import Power, Variant, register_variant
+from standoff.core.victory import CentreCountWinner
 
 
 def grid_variant(side: int, powers: int = 7) -> Variant:
@@ -59,7 +60,7 @@ def grid_variant(side: int, powers: int = 7) -> Variant:
         for i in range(powers)
     }
     variant = Variant(f"grid{side}", f"Grid {side}", (), power_list, board, Calendar(),
-                      Phase(1901, 0, PhaseKind.MOVEMENT), Victory(centres=len(centres)))
+                      Phase(1901, 0, PhaseKind.MOVEMENT), CentreCountWinner(len(centres)))
     register_variant(variant)
     return variant
 

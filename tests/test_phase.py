@@ -98,7 +98,8 @@ def test_the_turn_sequence() -> None:
     assert Phase.parse("W1901A", CAL).next_after_turn(CAL) == Phase.parse("S1902M", CAL)
     assert Phase.parse("F1901M", CAL).is_last_season(CAL)
     assert not s1901m.is_last_season(CAL)
-    assert s1901m.is_movement and not Phase.parse("F1901R", CAL).is_movement
+    assert s1901m.kind is PhaseKind.MOVEMENT
+    assert Phase.parse("F1901R", CAL).kind is PhaseKind.RETREAT
 
 
 def test_a_calendar_with_other_season_names() -> None:

@@ -19,7 +19,8 @@ from standoff.core.geography import Board, Province, Terrain, UnitType
 from standoff.core.legal_orders import random_orders
 from standoff.core.phase import Calendar
 from standoff.core.position import Dislodged, Unit
-from standoff.core.variant import Power, Variant, Victory, register_variant
+from standoff.core.variant import Power, Variant, register_variant
+from standoff.core.victory import CentreCountWinner
 
 V = load_variant("standard")
 
@@ -88,7 +89,7 @@ def test_a_variant_unknown_by_name_is_refused_with_the_reason() -> None:
                          Province("b", "B", Terrain.LAND)], [("a", "b")], [])
     unregistered = Variant("nowhere-test", "Nowhere", (), {"p": Power("p", "P", "P", ("a",), ())},
                            board, Calendar(), Phase(1901, 0, PhaseKind.MOVEMENT),
-                           Victory(centres=1))
+                           CentreCountWinner(1))
     with pytest.raises(pickle.PicklingError, match="register_variant"):
         pickle.dumps(unregistered)
     register_variant(unregistered)

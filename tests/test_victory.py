@@ -177,19 +177,3 @@ def test_twentieth_73_centres_do_not_win() -> None:
     seventy_three = " ".join(c.upper() for c in ["del", *OTHERS])
     after = pos(f"twentieth-century | F1934M | britain: A DEL | britain: {seventy_three} | - | -")
     assert decide_victory(TWENTIETH, _twentieth("S1934M"), after) is None
-
-
-def test_the_earlier_victory_record_is_still_a_rule() -> None:
-    """Code written for the one-kind-set ``Victory`` record keeps working: it
-    answers as the rule it names."""
-    from standoff import Victory
-
-    old = Victory(centres=18)
-    assert old.rule() == CentreCountWinner(18)
-    before = pos(f"standard | F1901M | france: A BUR | france: {SEVENTEEN} | - | -")
-    after = pos(f"standard | W1901A | france: A MUN | france: {SEVENTEEN} MUN | - | -")
-    assert old.decide(STANDARD, before, after) == Outcome("france")
-    assert old.describe(STANDARD.calendar) == "18 supply centres"
-    sahara = Victory(unit_in="ice", after=Phase.parse("W1911A", SAHARA.calendar))
-    assert sahara.rule() == SAHARA.victory and sahara.last_phase() == SAHARA.victory.last_phase()
-    assert Victory(units=35).problems(TWIN) == []

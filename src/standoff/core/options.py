@@ -24,7 +24,6 @@ DislodgedBounce = Literal["head_to_head", "never"]
 OmittedCoast = Literal["attempt", "fail"]
 ImpossibleCoast = Literal["illegal", "ignore"]
 CivilDisorder = Literal["2023", "1982"]
-OptionalSeasons = OptionalSeasonYears  # declared with the calendar that reads it
 
 #: option -> (allowed values, the default first; DATC issue; what it decides)
 CHOICES: dict[str, tuple[tuple[str, ...], str, str]] = {
@@ -56,7 +55,7 @@ CHOICES: dict[str, tuple[tuple[str, ...], str, str]] = {
                          "a fleet move to a coast it cannot reach"),
     "civil_disorder": (get_args(CivilDisorder), "4.D.8",
                        "which units a power in civil disorder removes"),
-    "optional_seasons": (get_args(OptionalSeasons), "City/Country .62",
+    "optional_seasons": (get_args(OptionalSeasonYears), "City/Country .62",
                          "in which years a variant's optional season (a Summer) is played"),
 }
 
@@ -80,7 +79,7 @@ class Options:
     omitted_coast: OmittedCoast = "attempt"
     impossible_coast: ImpossibleCoast = "illegal"
     civil_disorder: CivilDisorder = "2023"
-    optional_seasons: OptionalSeasons = "never"
+    optional_seasons: OptionalSeasonYears = "never"
 
     def __post_init__(self) -> None:
         for f in fields(self):

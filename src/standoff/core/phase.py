@@ -216,10 +216,6 @@ class Phase:
         )
         return f"{season} {self.year}, {self.kind.label}"
 
-    @property
-    def is_movement(self) -> bool:
-        return self.kind is PhaseKind.MOVEMENT
-
     def is_last_season(self, calendar: Calendar) -> bool:
         return self.season == len(calendar.seasons) - 1
 

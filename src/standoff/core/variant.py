@@ -67,7 +67,6 @@ from .hooks.neutral import CivilDisorder
 from .limits import check_size, checked_transforms
 from .phase import Calendar, Era, Phase
 from .victory import CentreCountWinner, VictoryRule
-from .victory import Victory as Victory  # the record of earlier versions, still accepted
 
 
 @dataclass(frozen=True, slots=True)

@@ -175,42 +175,6 @@ class LastUnitIn:
         return self.after
 
 
-@dataclass(frozen=True, slots=True)
-class Victory:
-    """The victory record of earlier versions, one kind set (``Victory(centres=18)``,
-    ``Victory(units=35)``, ``Victory(unit_in="ice", after=phase)``, with
-    ``at_start_of`` for centres): still accepted where a rule is, and answering
-    as :meth:`rule` does. New code names the rule itself."""
-
-    centres: int = 0
-    units: int = 0
-    unit_in: str = ""
-    after: Phase | None = None
-    at_start_of: int | None = None
-
-    def rule(self) -> VictoryRule:
-        """This record as a victory rule."""
-        if self.centres:
-            return CentreCountWinner(self.centres, self.at_start_of)
-        if self.units:
-            return UnitCountWinner(self.units)
-        if self.after is None:
-            raise VariantError(f"victory in {self.unit_in!r} names no phase after which")
-        return LastUnitIn(self.unit_in, self.after)
-
-    def decide(self, variant: Variant, before: Position, after: Position) -> Outcome | None:
-        return self.rule().decide(variant, before, after)
-
-    def describe(self, calendar: Calendar) -> str:
-        return self.rule().describe(calendar)
-
-    def problems(self, variant: Variant) -> list[str]:
-        return self.rule().problems(variant)
-
-    def last_phase(self) -> Phase | None:
-        return self.rule().last_phase()
-
-
 # -- reading [victory] (the rules are registered by these names in core/hooks) ------------
 
 

@@ -74,9 +74,6 @@ NEUTRAL_ORDERS: dict[str, Callable[[], NeutralOrders]] = {
     "civil_disorder": CivilDisorder,  # 1939 IV rule 2.2
 }
 
-#: The name variant files have used for the map-change hooks (``[variant] hooks``).
-HOOKS = MAP_CHANGES
-
 
 def build_sites(name: str, build_centres: Mapping[str, BuildCentre]) -> BuildSites:
     """The build sites named ``name``, with the build centres added if there are any.
@@ -86,7 +83,7 @@ def build_sites(name: str, build_centres: Mapping[str, BuildCentre]) -> BuildSit
 
 
 __all__ = [
-    "BUILD_SITES", "HOOKS", "MAP_CHANGES", "NEUTRAL_ORDERS", "TRANSFORMS", "VICTORY",
+    "BUILD_SITES", "MAP_CHANGES", "NEUTRAL_ORDERS", "TRANSFORMS", "VICTORY",
     "BuildCentre", "BuildSites", "NeutralOrders", "Timeline", "TimelineFn", "TransformFn",
     "VictoryFn", "build_sites",
 ]
