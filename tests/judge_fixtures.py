@@ -104,12 +104,12 @@ def eliminate(db_url: str, game_id: int, power: str) -> None:
     state: a quick way to a power that is out of the game (the engine's view of a
     survivor is units or centres)."""
     from standoff.judge.db import Database
-    from standoff.judge.models import Game
+    from standoff.judge.models import GameRow
 
     db = Database(settings_for(db_url))
     try:
         with db.write() as s:
-            game = s.get(Game, game_id)
+            game = s.get(GameRow, game_id)
             assert game is not None
             state = dict(game.state)
             position = dict(state["position"])

@@ -141,3 +141,146 @@ def test_a_missing_extra_is_one_line_naming_it(tmp_path: Path, blocked: set[str]
     assert done.stderr.strip().splitlines() == [
         f"error: {'PNG output' if extra == 'png' else 'the judge'} needs the {extra!r} extra: "
         f"pip install 'standoff[{extra}]'"]
+
+
+# -- the judge's rooms ---------------------------------------------------------------------
+
+JUDGE = PACKAGE / "judge"
+#: the HTTP layer: the API's routes and the pages' (parse, call, shape)
+_JUDGE_HTTP = ("routes", "web")
+#: what puts the judge together; the only modules that may import the routes
+_JUDGE_TOP = {"app", "serve", "__init__"}
+#: services: what the routes call, each named for what it does
+_JUDGE_SERVICES = {"processing", "clock", "scheduler", "mail", "uploads", "quotas",
+                   "game_view", "backup"}
+#: judge modules that may import ``standoff`` beyond its ``__version__``: the door
+#: to the rules, and the variant checker, which runs in a worker process with a
+#: memory cap and so loads the core's reader and checker alone (not FastAPI)
+_JUDGE_CORE_DOORS = {"rules", "variant_check"}
+_JUDGE_MAX_LINES = 600
+
+
+def _judge_name(path: Path) -> str:
+    parts = list(path.relative_to(JUDGE).with_suffix("").parts)
+    if parts[-1] == "__init__" and len(parts) > 1:
+        parts.pop()
+    return ".".join(parts)
+
+
+def _judge_modules() -> dict[str, Path]:
+    """Every judge module but the migrations (frozen history: they may read the
+    core as it was when they were written)."""
+    return {_judge_name(p): p for p in _modules(JUDGE) if "migrations" not in p.parts}
+
+
+def _type_checking_only(tree: ast.AST) -> set[int]:
+    """ids of the import nodes under ``if TYPE_CHECKING:`` (not imports at run time)."""
+    out: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) \
+                and node.test.id == "TYPE_CHECKING":
+            out |= {id(n) for n in ast.walk(node)}
+    return out
+
+
+def _judge_graph() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+    """(judge module -> the judge modules it imports, judge module -> the names it
+    imports from ``standoff`` outside the judge: ``standoff``, ``standoff.render``
+    ...), every import in the file, at module level or in a function."""
+    mods = _judge_modules()
+    graph: dict[str, set[str]] = {}
+    outside: dict[str, set[str]] = {}
+    for name, path in mods.items():
+        tree = ast.parse(path.read_text(), str(path))
+        skip = _type_checking_only(tree)
+        package = name.split(".") if path.name == "__init__.py" and name != "__init__" \
+            else name.split(".")[:-1]
+        if name == "__init__":
+            package = []
+        inside, out = set(), set()
+        for node in ast.walk(tree):
+            if id(node) in skip:
+                continue
+            if isinstance(node, ast.ImportFrom) and node.level:
+                up = node.level - 1
+                if up > len(package):  # climbs out of the judge: standoff itself
+                    out.add(".".join(["standoff"] + ([node.module] if node.module else [])))
+                    continue
+                base = package[:len(package) - up]
+                if node.module:
+                    inside.add(".".join([*base, node.module]))
+                else:
+                    inside |= {".".join([*base, a.name]) for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] \
+                    == "standoff":
+                module = node.module or ""
+                if module.startswith("standoff.judge"):
+                    inside.add(module.removeprefix("standoff.judge").lstrip(".") or "__init__")
+                elif [a.name for a in node.names] != ["__version__"]:
+                    out.add(module)
+            elif isinstance(node, ast.Import):
+                out |= {a.name for a in node.names if a.name.split(".")[0] == "standoff"}
+        graph[name] = {m for m in inside if m in mods and m != name}
+        outside[name] = out
+    return graph, outside
+
+
+def _room(name: str) -> str:
+    if name.split(".")[0] in _JUDGE_HTTP:
+        return "http"
+    if name in _JUDGE_TOP:
+        return "top"
+    return "service" if name in _JUDGE_SERVICES else "base"
+
+
+def test_the_judges_imports_run_one_way() -> None:
+    """routes (and pages) -> services -> access, rules, models, db...: a module
+    imports only from its own room or the rooms below; nothing but ``app.py``
+    imports the routes, and a route module imports no other route module."""
+    graph, _ = _judge_graph()
+    rank = {"top": 3, "http": 2, "service": 1, "base": 0}
+    assert {"routes.orders", "access", "clock", "rules", "models"} <= set(graph)
+    for name, imported in sorted(graph.items()):
+        for other in sorted(imported):
+            assert rank[_room(other)] <= rank[_room(name)], (
+                f"judge/{name} ({_room(name)}) imports judge/{other} ({_room(other)}), "
+                "a room above it")
+            if other.startswith("routes"):
+                assert name == "app" or (name == "routes" and other.count(".") == 1), (
+                    f"judge/{name} imports the routes ({other}): only app.py does")
+            if name.startswith("routes.") and other.startswith("routes"):
+                raise AssertionError(f"judge/{name} imports another route module, {other}")
+
+
+def test_the_judges_imports_have_no_cycle() -> None:
+    graph, _ = _judge_graph()
+    state: dict[str, int] = {}  # 1: on the path, 2: done
+
+    def visit(name: str, path: list[str]) -> None:
+        state[name] = 1
+        for other in sorted(graph[name]):
+            if state.get(other) == 1:
+                cycle = [*path[path.index(other):], other] if other in path else [name, other]
+                raise AssertionError("import cycle in the judge: " + " -> ".join(cycle))
+            if other not in state:
+                visit(other, [*path, other])
+        state[name] = 2
+
+    for name in sorted(graph):
+        if name not in state:
+            visit(name, [name])
+
+
+def test_only_the_rules_door_imports_the_core() -> None:
+    """``judge/rules.py`` is the judge's one door to the rules core (the public
+    ``standoff`` package); other judge modules may read ``standoff.__version__``."""
+    _, outside = _judge_graph()
+    users = {name for name, names in outside.items() if names}
+    assert "rules" in users
+    assert users <= _JUDGE_CORE_DOORS, f"judge modules importing standoff: {sorted(users)}"
+
+
+def test_no_judge_module_is_over_600_lines() -> None:
+    long = {name: n for name, path in _judge_modules().items()
+            if (n := len(path.read_text().splitlines())) > _JUDGE_MAX_LINES}
+    assert not long, f"judge modules over {_JUDGE_MAX_LINES} lines: {long}"

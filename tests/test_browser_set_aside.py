@@ -15,13 +15,13 @@ from judge_fixtures import Api, ServerProcess, settings_for
 def _set_file(server: ServerProcess, game_id: int, text: str) -> None:
     """What an engine upgrade that no longer reads a file does to a stored game."""
     from standoff.judge.db import Database
-    from standoff.judge.models import Game
+    from standoff.judge.models import GameRow
 
     assert server.db_url is not None
     db = Database(settings_for(server.db_url))
     try:
         with db.write() as s:
-            game = s.get(Game, game_id)
+            game = s.get(GameRow, game_id)
             assert game is not None
             game.variant_file = text
             game.variant_sha256 = hashlib.sha256(text.encode()).hexdigest()

@@ -20,12 +20,12 @@ def place(db_url: str, game_id: int, phase: str, units: dict[str, list[str]]) ->
     """Put the game's board at ``phase`` with ``units`` (centres as they are): a
     quick way to a position the test needs."""
     from standoff.judge.db import Database
-    from standoff.judge.models import Game
+    from standoff.judge.models import GameRow
 
     db = Database(settings_for(db_url))
     try:
         with db.write() as s:
-            game = s.get(Game, game_id)
+            game = s.get(GameRow, game_id)
             assert game is not None
             position = {**game.state["position"], "phase": phase, "units": units}
             game.state = {**game.state, "position": position}

@@ -36,27 +36,27 @@ def _db(db_url: str) -> Any:
 def _expire_deadlines(db_url: str) -> None:
     """Move every active game's deadline into the past, as if it had passed."""
     from standoff.judge.db import utcnow
-    from standoff.judge.models import Game
+    from standoff.judge.models import GameRow
 
     db = _db(db_url)
     with db.write() as s:
-        s.execute(update(Game).where(Game.status == "active")
+        s.execute(update(GameRow).where(GameRow.status == "active")
                   .values(deadline=utcnow() - timedelta(seconds=1)))
     db.dispose()
 
 
 def _stored(db_url: str, game_id: int) -> tuple[int, dict[str, list[str]], int]:
     """(turn, pending orders by power, number of phase records) straight from the database."""
-    from standoff.judge.models import Game, PendingOrders, PhaseRecord
+    from standoff.judge.models import GameRow, PendingOrdersRow, PhaseRow
 
     db = _db(db_url)
     with db.read() as s:
-        game = s.get(Game, game_id)
+        game = s.get(GameRow, game_id)
         assert game is not None
         pending = {r.power: list(r.orders) for r in s.scalars(
-            select(PendingOrders).where(PendingOrders.game_id == game_id))}
-        records = s.scalar(select(func.count()).select_from(PhaseRecord)
-                           .where(PhaseRecord.game_id == game_id)) or 0
+            select(PendingOrdersRow).where(PendingOrdersRow.game_id == game_id))}
+        records = s.scalar(select(func.count()).select_from(PhaseRow)
+                           .where(PhaseRow.game_id == game_id)) or 0
         turn = game.turn
     db.dispose()
     return turn, pending, records
@@ -173,11 +173,11 @@ def test_two_servers_process_each_phase_once(db_url: str,
         th.start()
     # the other two games: their deadline passes while both schedulers poll
     from standoff.judge.db import utcnow
-    from standoff.judge.models import Game
+    from standoff.judge.models import GameRow
 
     db = _db(db_url)
     with db.write() as s:
-        s.execute(update(Game).where(Game.id.in_([t.id for t in _expire_deadlines_of]))
+        s.execute(update(GameRow).where(GameRow.id.in_([t.id for t in _expire_deadlines_of]))
                   .values(deadline=utcnow()))
     db.dispose()
     for th in threads:

@@ -265,12 +265,12 @@ def test_a_name_with_surrounding_spaces_is_refused(server: ServerProcess) -> Non
 
 def _set_columns(db_url: str, game_id: int, **values: Any) -> None:
     from standoff.judge.db import Database
-    from standoff.judge.models import Game
+    from standoff.judge.models import GameRow
 
     db = Database(settings_for(db_url))
     try:
         with db.write() as s:
-            game = s.get(Game, game_id)
+            game = s.get(GameRow, game_id)
             assert game is not None
             for key, value in values.items():
                 setattr(game, key, value)
@@ -314,14 +314,14 @@ def _poison(db_url: str, game_id: int, copies: int) -> list[int]:
     from sqlalchemy.orm import make_transient
 
     from standoff.judge.db import Database, utcnow
-    from standoff.judge.models import Game
+    from standoff.judge.models import GameRow
 
     db = Database(settings_for(db_url))
     made = []
     try:
         with db.write() as s:
             for k in range(copies):
-                game = s.get(Game, game_id)
+                game = s.get(GameRow, game_id)
                 assert game is not None
                 s.expunge(game)
                 make_transient(game)

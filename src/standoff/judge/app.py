@@ -5,9 +5,9 @@ schema (idempotent, and locked, so any number of processes may do it at once)
 and starts its scheduler thread; on shutdown it stops the scheduler, letting a
 phase being processed finish, and closes the database.
 
-Routes live one module per concern (accounts, games, orders, history, press,
-votes). With SMTP settings the app also runs a mail thread (``mail.Mailer``),
-listening to the judge's events.
+Routes live in ``routes/``, one module per resource (accounts, games, master,
+lobby, orders, history, press, votes). With SMTP settings the app also runs a
+mail thread (``mail.Mailer``), listening to the judge's events.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from starlette.concurrency import run_in_threadpool
 
 from standoff import __version__
 
-from . import accounts, games, history, lobby, orders, press, votes
 from .context import Judge
 from .db import Database
 from .docs import install_docs
@@ -32,6 +31,7 @@ from .health import NotReady, Readiness
 from .logs import RequestLog
 from .mail import Mailer
 from .metrics import Metrics
+from .routes import ROUTERS
 from .scheduler import Scheduler
 from .settings import Settings
 from .web import install_pages
@@ -84,8 +84,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.mailer = mailer
     install_error_handlers(app)
     install_docs(app)
-    for module in (accounts, games, lobby, orders, history, press, votes):
-        app.include_router(module.router)
+    for router in ROUTERS:
+        app.include_router(router)
     install_pages(app)
 
     @app.get("/", include_in_schema=False, response_model=None)

@@ -20,11 +20,10 @@ Who gets what (only accounts with an e-mail address):
   public by then) and the game's end;
 * each power that has something to order and has not submitted orders: one
   reminder per phase, ``Settings.reminder_before`` seconds before the
-  deadline. The mail thread looks for due reminders every poll interval; each
-  is claimed in the database (``games.reminded_turn``, a guarded UPDATE) before
-  it is queued, so however many server processes look, a phase's reminders go
-  out once. (A process killed between the claim and the sending loses those
-  reminders: better one reminder missed than players reminded twice.)
+  deadline. The scheduler (``scheduler.py``, the one loop that watches the
+  clock) claims each phase's reminders in the database and tells this thread
+  (``reminder_due``), so however many server processes look, a phase's
+  reminders go out once (``clock.claim_reminder``).
 
 No mail ever holds a power's pending orders or any press: reminders say only
 that orders are missing, and results come only after processing.
@@ -51,11 +50,11 @@ from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from typing import Any
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import select
 
 from .context import Judge
 from .db import utcnow
-from .models import Game, PendingOrders, PhaseRecord, Seat, User
+from .models import GameRow, PendingOrdersRow, PhaseRow, Seat, User
 
 log = logging.getLogger("standoff.judge.mail")
 
@@ -123,16 +122,10 @@ class Mailer:
     # -- the thread ------------------------------------------------------------------
 
     def _run(self) -> None:
-        interval = self.settings.poll_interval
-        next_look = 0.0
         while not self._stop.is_set():
-            now = time.monotonic()
-            if now >= next_look:
-                self._guard(self._remind)
-                next_look = now + interval
-            wait = min(next_look, self._later[0][0] if self._later else next_look) - now
+            wait = self._later[0][0] - time.monotonic() if self._later else None
             try:
-                job = self._jobs.get(timeout=max(wait, 0.0))
+                job = self._jobs.get(timeout=max(wait, 0.0) if wait is not None else None)
             except queue.Empty:
                 job = ("", 0, {})
             if job is None:  # stopping: send what is ready, then end
@@ -238,8 +231,10 @@ class Mailer:
             self._queue(self._results(game_id, int(data["turn"])))
         elif event == "game_finished":
             self._queue(self._finished(game_id))
+        elif event == "reminder_due":
+            self._queue(self._reminders(game_id, int(data["turn"])))
 
-    def _people(self, s: Any, game: Game) -> tuple[dict[str, Seat], dict[int, str]]:
+    def _people(self, s: Any, game: GameRow) -> tuple[dict[str, Seat], dict[int, str]]:
         """The game's seats, and the e-mail address of each player and the master."""
         seats = {seat.power: seat for seat in s.scalars(select(Seat).where(
             Seat.game_id == game.id))}
@@ -248,12 +243,12 @@ class Mailer:
             select(User.id, User.email).where(User.id.in_(ids))) if email}
         return seats, emails
 
-    def _footer(self, game: Game) -> str:
+    def _footer(self, game: GameRow) -> str:
         url = self.settings.public_url.rstrip("/")
         where = f"{url}/api/v1/games/{game.id}" if url else f"game {game.id} on the judge"
         return f"\n-- \nstandoff judge: {game.name} ({where})\n"
 
-    def _each(self, game: Game, seats: dict[str, Seat], emails: dict[int, str],
+    def _each(self, game: GameRow, seats: dict[str, Seat], emails: dict[int, str],
               write: Callable[[str], tuple[str, str]]) -> list[Mail]:
         """One mail per player (and the master), each naming only the reader's power:
         ``write(who)`` gives the subject and body for the reader ``who``."""
@@ -268,12 +263,12 @@ class Mailer:
                 out.append(Mail(emails[uid], subject, body + self._footer(game)))
         return out
 
-    def _name(self, game: Game, power: str) -> str:
+    def _name(self, game: GameRow, power: str) -> str:
         return self.judge.variants.rules(game).power_names.get(power, power)
 
     def _started(self, game_id: int) -> list[Mail]:
         with self.judge.db.read() as s:
-            game = s.get(Game, game_id)
+            game = s.get(GameRow, game_id)
             if game is None:
                 return []
             seats, emails = self._people(s, game)
@@ -295,8 +290,8 @@ class Mailer:
 
     def _results(self, game_id: int, turn: int) -> list[Mail]:
         with self.judge.db.read() as s:
-            game = s.get(Game, game_id)
-            record = s.get(PhaseRecord, (game_id, turn))
+            game = s.get(GameRow, game_id)
+            record = s.get(PhaseRow, (game_id, turn))
             if game is None or record is None:
                 return []
             seats, emails = self._people(s, game)
@@ -308,7 +303,7 @@ class Mailer:
 
     def _finished(self, game_id: int) -> list[Mail]:
         with self.judge.db.read() as s:
-            game = s.get(Game, game_id)
+            game = s.get(GameRow, game_id)
             if game is None or game.outcome is None:
                 return []
             seats, emails = self._people(s, game)
@@ -323,30 +318,17 @@ class Mailer:
 
     # -- reminders -------------------------------------------------------------------
 
-    def _remind(self) -> None:
+    def _reminders(self, game_id: int, turn: int) -> list[Mail]:
+        """The reminders of the game's ``turn``, which the scheduler claimed for this
+        process (``clock.claim_reminder``); none when the phase has moved on since."""
         now = utcnow()
         with self.judge.db.read() as s:
-            due = s.execute(select(Game.id, Game.turn).where(
-                Game.status == "active", Game.paused.is_(False), Game.remind_at <= now,
-                or_(Game.reminded_turn.is_(None), Game.reminded_turn < Game.turn))
-                .limit(200)).all()
-        for game_id, turn in due:
-            self._queue(self._claim_reminder(game_id, turn, now))
-
-    def _claim_reminder(self, game_id: int, turn: int, now: datetime) -> list[Mail]:
-        with self.judge.db.write() as s:
-            claimed = s.execute(update(Game).where(
-                Game.id == game_id, Game.turn == turn, Game.status == "active",
-                or_(Game.reminded_turn.is_(None), Game.reminded_turn < turn))
-                .values(reminded_turn=turn)).rowcount  # type: ignore[attr-defined]
-            if claimed != 1:
-                return []  # another process has it, or the phase moved on
-            game = s.get(Game, game_id)
-            if game is None:
+            game = s.get(GameRow, game_id)
+            if game is None or game.turn != turn or game.status != "active":
                 return []
             seats, emails = self._people(s, game)
-            submitted = set(s.scalars(select(PendingOrders.power).where(
-                PendingOrders.game_id == game_id, PendingOrders.turn == turn)))
+            submitted = set(s.scalars(select(PendingOrdersRow.power).where(
+                PendingOrdersRow.game_id == game_id, PendingOrdersRow.turn == turn)))
             late = [p for p in game.to_order if p not in submitted]
             left = (game.deadline - now).total_seconds() if game.deadline else 0.0
             out = []
@@ -364,7 +346,7 @@ class Mailer:
             return out
 
 
-def outcome_text(game: Game, names: dict[str, str]) -> str:
+def outcome_text(game: GameRow, names: dict[str, str]) -> str:
     """How the game ended, with the powers' names (``names``: id -> name)."""
     outcome = game.outcome or {}
     if "winner" in outcome:

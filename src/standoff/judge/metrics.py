@@ -38,8 +38,8 @@ from sqlalchemy import Engine, create_engine, func, select, text
 from sqlalchemy.exc import SQLAlchemyError
 
 from .db import utcnow
-from .models import Game
-from .settings import Settings
+from .models import GameRow
+from .settings import Settings, parse_address
 
 if TYPE_CHECKING:
     from prometheus_client.registry import CollectorRegistry
@@ -51,14 +51,6 @@ LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0
 METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 #: the longest a scrape-time database query may take
 DB_TIMEOUT_SECONDS = 2.0
-
-
-def parse_address(address: str) -> tuple[str, int]:
-    """``HOST:PORT``, ``:PORT`` (loopback) or ``[IPv6]:PORT`` as (host, port)."""
-    host, sep, port = address.strip().rpartition(":")
-    if not sep or not port.isdigit() or not 0 < int(port) < 65536:
-        raise ValueError(f"{address!r} is not HOST:PORT")
-    return (host.strip("[]") or "127.0.0.1"), int(port)
 
 
 class Metrics:
@@ -154,11 +146,11 @@ class DatabaseGauges:
             # the oldest passed deadline of a game the scheduler should process: games
             # set aside wait for their master, paused ones have no running clock
             oldest: datetime | None = conn.execute(
-                select(func.min(Game.deadline)).where(
-                    Game.status == "active", Game.paused.is_(False),
-                    Game.failed_turn.is_(None), Game.deadline <= now)).scalar()
-            aside = conn.execute(select(func.count()).select_from(Game).where(
-                Game.status == "active", Game.failed_turn.is_not(None))).scalar() or 0
+                select(func.min(GameRow.deadline)).where(
+                    GameRow.status == "active", GameRow.paused.is_(False),
+                    GameRow.failed_turn.is_(None), GameRow.deadline <= now)).scalar()
+            aside = conn.execute(select(func.count()).select_from(GameRow).where(
+                GameRow.status == "active", GameRow.failed_turn.is_not(None))).scalar() or 0
         late = 0.0 if oldest is None else max(0.0, (now - oldest).total_seconds())
         return late, int(aside)
 

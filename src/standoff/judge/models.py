@@ -4,6 +4,11 @@ The schema is made by the migrations in ``migrations/versions`` (a test checks
 that upgrading an empty database gives exactly these models), never by
 ``create_all``: a deployed database only ever moves forward through them.
 
+Classes are named for their rows where the rules core has a class of the same
+idea (``GameRow``, ``PendingOrdersRow``, ``PhaseRow``; the core's ``Game``,
+``PendingOrders``, ``PhaseRecord`` are never imported here); table names are
+the database's and stay as they are.
+
 Design points:
 
 * ``games.state`` is the engine's JSON of the game (position, options, outcome)
@@ -111,7 +116,7 @@ class LoginFailure(Base):
     at: Mapped[datetime] = mapped_column(index=True)
 
 
-class Game(Base):
+class GameRow(Base):
     __tablename__ = "games"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -182,7 +187,7 @@ class Seat(Base):
     concede_to: Mapped[str | None] = mapped_column(String(40))
 
 
-class PendingOrders(Base):
+class PendingOrdersRow(Base):
     __tablename__ = "pending_orders"
 
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
@@ -194,7 +199,7 @@ class PendingOrders(Base):
     submitted_at: Mapped[datetime]
 
 
-class PhaseRecord(Base):
+class PhaseRow(Base):
     __tablename__ = "phases"
 
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),

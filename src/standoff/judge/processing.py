@@ -32,16 +32,18 @@ import logging
 import os
 import sys
 import time
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
+from .access import lock_game
+from .clock import clock_for, remind_time
 from .context import Judge
 from .db import utcnow
-from .models import Game, PendingOrders, PhaseRecord, Seat
+from .models import GameRow, PendingOrdersRow, PhaseRow, Seat
 from .rules import Rules
 from .settings import Settings
 
@@ -50,35 +52,7 @@ log = logging.getLogger("standoff.judge")
 TEST_DELAY_ENV = "STANDOFF_TEST_PROCESS_DELAY"
 
 
-def lock_game(s: Session, game_id: int, *, skip_locked: bool = False) -> Game | None:
-    """The game's row, locked for the rest of the transaction (None: no such game,
-    or with ``skip_locked`` another transaction holds it)."""
-    query = (select(Game).where(Game.id == game_id)
-             .with_for_update(skip_locked=skip_locked)
-             .execution_options(populate_existing=True))
-    return s.scalars(query).first()
-
-
-def clock_for(game: Game, kind: str, now: datetime) -> tuple[datetime | None, float | None]:
-    """(deadline, seconds left while paused) for a phase of ``kind`` starting now."""
-    seconds = float(game.deadlines.get(kind, 24 * 3600))
-    if game.paused:
-        return None, seconds
-    return now + timedelta(seconds=seconds), None
-
-
-def remind_time(settings: Settings, game: Game, kind: str,
-                deadline: datetime | None) -> datetime | None:
-    """When the powers that have not ordered get their reminder: some time before
-    ``deadline`` (see ``Settings.reminder_before``); None without a running clock
-    or with reminders off."""
-    before = settings.reminder_before(float(game.deadlines.get(kind, 24 * 3600)))
-    if deadline is None or before <= 0:
-        return None
-    return deadline - timedelta(seconds=before)
-
-
-def start_game(game: Game, rules: Rules, now: datetime, settings: Settings) -> None:
+def start_game(game: GameRow, rules: Rules, now: datetime, settings: Settings) -> None:
     """Every power is seated: the first phase begins and its clock runs."""
     phase, kind = rules.phase_of(game.state)
     game.status = "active"
@@ -178,14 +152,14 @@ def _process_once(j: Judge, game_id: int, turn: int | None, wait: bool,
                                                         and not game.process_requested):
             return False
         current = game.turn
-        rows = s.scalars(select(PendingOrders).where(PendingOrders.game_id == game_id,
-                                                     PendingOrders.turn == current)).all()
+        rows = s.scalars(select(PendingOrdersRow).where(PendingOrdersRow.game_id == game_id,
+                                                     PendingOrdersRow.turn == current)).all()
         orders = {r.power: [str(o) for o in r.orders] for r in rows}
         rules = j.variants.rules(game)
         result = rules.process(game.state, orders)
         now = utcnow()
         rec = result.record
-        s.add(PhaseRecord(game_id=game_id, turn=current, phase=rec["phase"],
+        s.add(PhaseRow(game_id=game_id, turn=current, phase=rec["phase"],
                           position=rec["position"], orders=rec["orders"],
                           results=rec["results"], events=rec["events"], report=result.report,
                           report_text=result.report_text, processed_at=now))
@@ -193,8 +167,8 @@ def _process_once(j: Judge, game_id: int, turn: int | None, wait: bool,
         if missed:
             s.execute(update(Seat).where(Seat.game_id == game_id, Seat.power.in_(missed))
                       .values(nmr=Seat.nmr + 1))
-        s.execute(delete(PendingOrders).where(PendingOrders.game_id == game_id,
-                                              PendingOrders.turn == current))
+        s.execute(delete(PendingOrdersRow).where(PendingOrdersRow.game_id == game_id,
+                                              PendingOrdersRow.turn == current))
         values: dict[str, object] = {
             "turn": current + 1, "state": result.state, "phase": result.phase,
             "to_order": result.to_order, "process_requested": False,
@@ -215,7 +189,7 @@ def _process_once(j: Judge, game_id: int, turn: int | None, wait: bool,
             values.update(deadline=deadline, paused_remaining=remaining,
                           remind_at=remind_time(j.settings, game, result.kind, deadline),
                           process_requested=not result.to_order)
-        claimed = s.execute(update(Game).where(Game.id == game_id, Game.turn == current)
+        claimed = s.execute(update(GameRow).where(GameRow.id == game_id, GameRow.turn == current)
                             .values(**values)).rowcount  # type: ignore[attr-defined]
         if claimed != 1:  # cannot happen under the lock; refuse rather than double-process
             raise RuntimeError(f"game {game_id} turn {current} was processed by another "
@@ -250,18 +224,3 @@ def request_processing(j: Judge, game_id: int, turn: int) -> bool:
     done = process_phase(j, game_id, turn)
     j.wake()
     return done
-
-
-def due_games(j: Judge, limit: int = 50) -> list[tuple[int, int]]:
-    """(game id, turn) of active games whose phase is due: deadline passed and not
-    paused, or processing requested; never a game set aside (its phase failed)."""
-    now = utcnow()
-    with j.db.read() as s:
-        rows = s.execute(
-            select(Game.id, Game.turn).where(
-                Game.status == "active",
-                Game.failed_turn.is_(None) | (Game.failed_turn != Game.turn),
-                ((Game.deadline <= now) & Game.paused.is_(False))
-                | Game.process_requested.is_(True))
-            .order_by(Game.deadline).limit(limit)).all()
-    return [(r[0], r[1]) for r in rows]

@@ -56,6 +56,7 @@ from standoff import (
     province_of,
     submit_checked,
     submit_orders,
+    variant_from_text,
 )
 
 from .errors import ApiError, invalid
@@ -415,6 +416,19 @@ def _report(game: GameRecord) -> tuple[dict[str, Any] | None, str | None]:
     except Exception:  # a report is a courtesy: it never stops a phase
         log.exception("the results report of %s failed", game.history[-1].position.phase)
         return None, None
+
+
+class UnreadableVariant(Exception):
+    """A designer's variant file that the core's loader refuses (its reason)."""
+
+
+def rules_from_text(text: str, path: str) -> Rules:
+    """The rules of a designer's variant file (its TOML text, read as if from
+    ``path``); :class:`UnreadableVariant` when it does not load."""
+    try:
+        return Rules(variant_from_text(text, path))
+    except StandoffError as exc:
+        raise UnreadableVariant(str(exc)) from exc
 
 
 def bundled_rules(name: str) -> Rules:

@@ -1,4 +1,5 @@
-"""The clock: a background thread in every server process that processes due phases.
+"""The scheduler: the one background thread in every server process that runs the
+clock (``clock.py``).
 
 Every ``poll_interval`` seconds (or at once when woken) it asks the database
 for active games whose deadline has passed (and are not paused) or whose
@@ -6,6 +7,11 @@ processing was requested (all ready, master's "process"), and processes each
 through :func:`processing.process_phase`, which makes that happen exactly once
 however many processes look. Its first look is at start, so phases whose
 deadline passed while no server ran are processed as soon as one starts.
+
+At the same look, when the judge sends mail, it claims the reminders that have
+fallen due (:func:`clock.claim_reminder`: once per phase, whatever the number
+of processes) and tells the judge's listeners (``reminder_due``): the mail
+thread writes and sends them. It also purges expired sessions now and then.
 
 A phase that fails for a reason of its own game (its variant no longer loads,
 the engine refuses its state) sets that game aside (``processing.set_aside``):
@@ -25,8 +31,10 @@ import time
 from sqlalchemy.exc import SQLAlchemyError
 
 from .auth import purge_expired
+from .clock import claim_reminder, due_games, due_reminders
 from .context import Judge
-from .processing import due_games, process_phase
+from .db import utcnow
+from .processing import process_phase
 
 log = logging.getLogger("standoff.judge")
 
@@ -94,6 +102,19 @@ class Scheduler:
         if gone:
             log.info("purged %s expired sessions and throttle records", gone)
 
+    def remind(self) -> None:
+        """Claim the reminders that are due and tell the listeners (the mail thread);
+        only when the judge sends mail (without it nobody would read them)."""
+        if not self.judge.settings.mail_enabled:
+            return
+        try:
+            for game_id, turn in due_reminders(self.judge, utcnow()):
+                if claim_reminder(self.judge, game_id, turn):
+                    self.judge.notify("reminder_due", game_id, turn=turn)
+        except SQLAlchemyError as exc:
+            log.error("looking for due reminders failed (%s); trying again at the next look",
+                      str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+
     def _run(self) -> None:
         interval = self.judge.settings.poll_interval
         while not self._stop.is_set():
@@ -102,6 +123,7 @@ class Scheduler:
                     pass  # more may have fallen due meanwhile
             except Exception:  # the database is away, say: keep the clock running
                 log.exception("the scheduler's look for due phases failed; retrying")
+            self.remind()
             self.purge()
             self._wake.wait(interval)
             self._wake.clear()

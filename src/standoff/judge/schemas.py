@@ -22,29 +22,31 @@ OrderText = Annotated[str, StringConstraints(max_length=200)]
 Seconds = Annotated[int, Field(ge=1, le=MAX_SECONDS)]
 
 
-class Request(BaseModel):
+class StrictBody(BaseModel):
+    """A request body: unknown fields refused, no type coercion."""
+
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
-class AccountIn(Request):
+class AccountIn(StrictBody):
     username: Username = Field(description="3 to 32 letters, digits, '_', '.' or '-'")
     password: Password
     email: Annotated[str, StringConstraints(max_length=254, pattern=r"^[^@\s]+@[^@\s]+$")] | None \
         = None
 
 
-class CredentialsIn(Request):
+class CredentialsIn(StrictBody):
     username: Annotated[str, StringConstraints(max_length=64)]
     password: Annotated[str, StringConstraints(max_length=256)]
 
 
-class DeadlinesIn(Request):
+class DeadlinesIn(StrictBody):
     movement: Seconds | None = None
     retreat: Seconds | None = None
     adjustment: Seconds | None = None
 
 
-class GameIn(Request):
+class GameIn(StrictBody):
     variant: Annotated[str, StringConstraints(min_length=1, max_length=40)] | None = Field(
         default=None, description="a bundled variant (GET /api/v1/variants); may be left "
         "out when variant_file is given (else it must be that file's variant name)")
@@ -62,12 +64,12 @@ class GameIn(Request):
                                                      "game's invite code to take a seat")
 
 
-class SeatIn(Request):
+class SeatIn(StrictBody):
     power: Annotated[str, StringConstraints(max_length=40)] | None = None
     invite: Annotated[str, StringConstraints(max_length=64)] | None = None
 
 
-class OrdersIn(Request):
+class OrdersIn(StrictBody):
     orders: Annotated[list[OrderText], Field(max_length=500)]
     #: false (the default, the spec's meaning): these orders replace all the caller's
     #: pending orders; true: they are added to them, each replacing only the earlier
@@ -76,31 +78,31 @@ class OrdersIn(Request):
     merge: bool = False
 
 
-class ReadyIn(Request):
+class ReadyIn(StrictBody):
     ready: bool
 
 
-class ExtendIn(Request):
+class ExtendIn(StrictBody):
     seconds: Seconds
 
 
 PowerName = Annotated[str, StringConstraints(max_length=40)]
 
 
-class MessageIn(Request):
+class MessageIn(StrictBody):
     to: Annotated[list[PowerName], Field(max_length=40)] | Literal["all"] = Field(
         description='the powers to write to (private or group press), or "all" (public)')
     body: Annotated[str, StringConstraints(max_length=20000)]
 
 
-class ReadIn(Request):
+class ReadIn(StrictBody):
     conversation: Annotated[str, StringConstraints(max_length=600)] | None = Field(
         default=None, description="the conversation to mark read (default: all of them)")
     up_to: Annotated[int, Field(ge=0, le=2**31 - 1)] | None = Field(
         default=None, description="the last message id read (default: the latest)")
 
 
-class VoteIn(Request):
+class VoteIn(StrictBody):
     draw: bool | None = Field(default=None, description="vote for (or withdraw from) a "
                               "draw shared by every surviving power")
     concede: PowerName | None = Field(default=None, description="concede the game to this "
@@ -145,6 +147,8 @@ class PowerOut(BaseModel):
 
 
 class GameSummaryOut(BaseModel):
+    model_config = ConfigDict(validate_by_name=True, validate_by_alias=True)
+
     id: int
     name: str
     variant: str
@@ -160,10 +164,14 @@ class GameSummaryOut(BaseModel):
         "the powers already seated, while the game is forming (who plays them is not "
         "said): the others are free"))
     your_power: str | None
-    master: bool
+    #: the caller masters this game (JSON ``master``)
+    you_master: bool = Field(validation_alias="master", serialization_alias="master",
+                             description="you are this game's master")
 
 
 class GameOut(BaseModel):
+    model_config = ConfigDict(validate_by_name=True, validate_by_alias=True)
+
     id: int
     name: str
     variant: str
@@ -181,7 +189,10 @@ class GameOut(BaseModel):
     paused: bool
     remaining: float | None = Field(description="seconds on the clock while paused")
     turn: int
-    master: str | None = Field(description="the master's name (hidden in anonymous games)")
+    #: the master's name (JSON ``master``)
+    master_name: str | None = Field(
+        validation_alias="master", serialization_alias="master",
+        description="the master's name (hidden in anonymous games)")
     your_power: str | None
     invite: str | None = Field(default=None, description="the invite code (master only)")
     created_at: datetime

@@ -22,6 +22,15 @@ DEFAULT_DEADLINES: dict[str, int] = {"movement": 48 * 3600, "retreat": 24 * 3600
                                      "adjustment": 24 * 3600}
 
 
+def parse_address(address: str) -> tuple[str, int]:
+    """``HOST:PORT``, ``:PORT`` (loopback) or ``[IPv6]:PORT`` as (host, port): the
+    metrics address's one check (here, so settings import nothing of the judge)."""
+    host, sep, port = address.strip().rpartition(":")
+    if not sep or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"{address!r} is not HOST:PORT")
+    return (host.strip("[]") or "127.0.0.1"), int(port)
+
+
 def normalise_database_url(url: str) -> str:
     """Accept the usual spellings of a PostgreSQL URL and pick psycopg 3 as the driver."""
     for prefix in ("postgres://", "postgresql://"):
@@ -139,8 +148,6 @@ class Settings:
         if self.log_format not in ("text", "json"):
             raise ValueError("STANDOFF_LOG_FORMAT must be text or json")
         if self.metrics_address:
-            from .metrics import parse_address  # the address's own check, in one place
-
             parse_address(self.metrics_address)
 
     @property

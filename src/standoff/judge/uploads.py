@@ -29,7 +29,7 @@ from sqlalchemy.orm import Session
 
 from .context import Judge
 from .errors import ApiError, conflict, invalid
-from .models import Game, VariantName
+from .models import GameRow, VariantName
 from .rules import Rules, bundled_rules
 from .variant_check import canonical
 from .variants import digest
@@ -62,7 +62,8 @@ def choose_variant(j: Judge, user_id: int, name: str | None, text: str | None,
     sha = digest(text)
     with j.db.read() as s:
         _check_quota(j, s, user_id, len(text.encode("utf-8", "surrogatepass")), now)
-        known = s.scalar(select(Game.id).where(Game.variant_sha256 == sha).limit(1)) is not None
+        known = s.scalar(select(GameRow.id).where(GameRow.variant_sha256 == sha)
+                         .limit(1)) is not None
     verdict = j.variants.verdict(text, sha, known_good=known, account=user_id)
     if not verdict.ok:
         problems = verdict.problems
@@ -78,9 +79,9 @@ def _check_quota(j: Judge, s: Session, user_id: int, size: int, now: datetime) -
     cfg = j.settings
     since = now - timedelta(days=1)
     count, used = s.execute(
-        select(func.count(), func.coalesce(func.sum(func.length(Game.variant_file)), 0))
-        .where(Game.master_id == user_id, Game.variant_file.is_not(None),
-               Game.created_at > since)).one()
+        select(func.count(), func.coalesce(func.sum(func.length(GameRow.variant_file)), 0))
+        .where(GameRow.master_id == user_id, GameRow.variant_file.is_not(None),
+               GameRow.created_at > since)).one()
     if count >= cfg.uploads_per_day or used + size > cfg.upload_bytes_per_day:
         raise ApiError(429, f"you have created {count} games with variant files in the last "
                             f"24 hours ({used // 1024} KiB of files); the limit is "

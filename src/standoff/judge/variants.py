@@ -31,16 +31,14 @@ import time
 from collections import OrderedDict
 from typing import Protocol
 
-from standoff import StandoffError, variant_from_text
-
 from .errors import ApiError
-from .rules import Rules, bundled_rules
+from .rules import Rules, UnreadableVariant, bundled_rules, rules_from_text
 from .settings import Settings
 from .variant_check import UPLOAD_PATH, Verdict, check_in_worker
 
 
 class PlaysVariant(Protocol):
-    """What a game row says of its variant (``models.Game`` has these columns)."""
+    """What a game row says of its variant (``models.GameRow`` has these columns)."""
 
     @property
     def variant(self) -> str: ...
@@ -101,8 +99,8 @@ class VariantStore:
                     found = self._built.get(sha256)
                 if found is None:
                     try:
-                        found = Rules(variant_from_text(text, UPLOAD_PATH))
-                    except StandoffError as exc:
+                        found = rules_from_text(text, UPLOAD_PATH)
+                    except UnreadableVariant as exc:
                         raise VariantUnavailable(f"this game's variant file no longer "
                                                  f"loads: {exc}") from exc
                     with self._lock:

@@ -24,7 +24,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from starlette.concurrency import run_in_threadpool
 
-from .auth import (
+from ..auth import (
     CSRF_COOKIE,
     SESSION_COOKIE,
     Caller,
@@ -39,13 +39,20 @@ from .auth import (
     revoke,
     username_key,
 )
-from .context import Judge, JudgeDep
-from .db import utcnow
-from .errors import ERROR_RESPONSES, conflict, not_found
-from .models import Token, User
-from .passwords import check_strength, passwords
-from .schemas import AccountIn, AccountOut, CredentialsIn, Password, SessionOut, TokenOut
-from .schemas import Request as Body
+from ..context import Judge, JudgeDep
+from ..db import utcnow
+from ..errors import ERROR_RESPONSES, conflict, not_found
+from ..models import Token, User
+from ..passwords import check_strength, passwords
+from ..schemas import (
+    AccountIn,
+    AccountOut,
+    CredentialsIn,
+    Password,
+    SessionOut,
+    StrictBody,
+    TokenOut,
+)
 
 router = APIRouter(prefix="/api/v1", tags=["accounts"], responses=ERROR_RESPONSES)
 
@@ -58,13 +65,13 @@ class AccountDetailsOut(BaseModel):
     email: str | None
 
 
-class PasswordChangeIn(Body):
+class PasswordChangeIn(StrictBody):
     password: Annotated[str, StringConstraints(max_length=256)] = Field(
         description="the current password")
     new_password: Password
 
 
-class EmailIn(Body):
+class EmailIn(StrictBody):
     email: Email | None = Field(description="the new address; null removes it")
 
 

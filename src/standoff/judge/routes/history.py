@@ -12,12 +12,12 @@ from typing import Annotated
 from fastapi import APIRouter, Header, Query, Response
 from sqlalchemy import select
 
-from .auth import CallerDep
-from .context import JudgeDep
-from .errors import ERROR_RESPONSES, not_found
-from .games import get_game, require_view, seats_of
-from .models import PhaseRecord
-from .schemas import GameId, PhaseOut
+from ..access import get_game, require_view, seats_of
+from ..auth import CallerDep
+from ..context import JudgeDep
+from ..errors import ERROR_RESPONSES, not_found
+from ..models import PhaseRow
+from ..schemas import GameId, PhaseOut
 
 router = APIRouter(prefix="/api/v1", tags=["history"], responses=ERROR_RESPONSES)
 
@@ -32,9 +32,9 @@ def phases(game_id: GameId, who: CallerDep, j: JudgeDep,
     with j.db.read() as s:
         game = get_game(s, game_id)
         require_view(game, who, seats_of(s, game_id))
-        rows = s.scalars(select(PhaseRecord).where(PhaseRecord.game_id == game_id,
-                                                   PhaseRecord.turn >= since)
-                         .order_by(PhaseRecord.turn)).all()
+        rows = s.scalars(select(PhaseRow).where(PhaseRow.game_id == game_id,
+                                                   PhaseRow.turn >= since)
+                         .order_by(PhaseRow.turn)).all()
         return [PhaseOut(phase=r.phase, position=r.position, orders=r.orders, results=r.results,
                          events=[str(e) for e in r.events], report=r.report,
                          report_text=r.report_text, processed_at=r.processed_at)
@@ -60,8 +60,8 @@ def map_svg(game_id: GameId, who: CallerDep, j: JudgeDep,
         game = get_game(s, game_id)
         require_view(game, who, seats_of(s, game_id), invite_header or invite)
         wanted = (phase or game.phase).strip().upper()
-        record = s.scalars(select(PhaseRecord).where(PhaseRecord.game_id == game_id,
-                                                     PhaseRecord.phase == wanted)).first()
+        record = s.scalars(select(PhaseRow).where(PhaseRow.game_id == game_id,
+                                                     PhaseRow.phase == wanted)).first()
         if record is not None:
             position, drawn, results = record.position, record.orders, record.results
         elif wanted == game.phase.upper():

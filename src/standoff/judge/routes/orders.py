@@ -17,26 +17,24 @@ from __future__ import annotations
 from fastapi import APIRouter
 from sqlalchemy.orm import Session
 
-from .auth import Caller, CallerDep
-from .context import JudgeDep
-from .db import utcnow
-from .errors import ERROR_RESPONSES, conflict, forbidden, not_found
-from .games import get_game, require_active, seat_of, seats_of
-from .models import Game, PendingOrders, Seat
-from .processing import lock_game, request_processing
-from .schemas import GameId, LegalOrderOut, OrdersIn, OrdersOut, ReadyIn, ReadyOut
+from ..access import game_for_update, get_game, player_seat, require_active, seats_of
+from ..auth import Caller, CallerDep
+from ..context import JudgeDep
+from ..db import utcnow
+from ..errors import ERROR_RESPONSES, conflict
+from ..models import GameRow, PendingOrdersRow, Seat
+from ..processing import request_processing
+from ..schemas import GameId, LegalOrderOut, OrdersIn, OrdersOut, ReadyIn, ReadyOut
 
 router = APIRouter(prefix="/api/v1", tags=["orders"], responses=ERROR_RESPONSES)
 
 
 
-def _player(s: Session, game_id: int, who: Caller) -> tuple[Game, Seat]:
-    """The game and the caller's seat in it: 403 for anyone who plays no power."""
+def _player(s: Session, game_id: int, who: Caller) -> tuple[GameRow, Seat]:
+    """The game and the caller's seat in it: 404, then 403 for anyone who plays no
+    power."""
     game = get_game(s, game_id)
-    seat = seat_of(seats_of(s, game_id), who.user_id)
-    if seat is None:
-        raise forbidden(f"you play no power in game {game_id}")
-    return game, seat
+    return game, player_seat(s, game, who)
 
 
 def _processed(game_id: int, phase: str) -> Exception:
@@ -50,7 +48,7 @@ def my_orders(game_id: GameId, who: CallerDep, j: JudgeDep) -> OrdersOut:
     """The caller's own pending orders for the current phase (nobody else's, ever)."""
     with j.db.read() as s:
         game, seat = _player(s, game_id, who)
-        row = s.get(PendingOrders, (game_id, game.turn, seat.power))
+        row = s.get(PendingOrdersRow, (game_id, game.turn, seat.power))
         orders = [str(o) for o in row.orders] if row is not None else []
         return OrdersOut(power=seat.power, phase=game.phase, orders=orders)
 
@@ -69,18 +67,16 @@ def submit_orders(game_id: GameId, body: OrdersIn, who: CallerDep, j: JudgeDep) 
     if not body.merge:  # checked before the write lock: it needs nothing stored
         canonical = rules.check_orders(state, power, list(body.orders))
     with j.db.write() as s:
-        locked = lock_game(s, game_id)
-        if locked is None:
-            raise not_found(f"there is no game {game_id}")
+        locked = game_for_update(s, game_id)
         if locked.turn != turn:
             raise _processed(game_id, phase)
         require_active(locked)
-        row = s.get(PendingOrders, (game_id, turn, power))
+        row = s.get(PendingOrdersRow, (game_id, turn, power))
         if body.merge:  # onto the stored orders, read under the lock: no lost update
             stored = [str(o) for o in row.orders] if row is not None else []
             canonical = rules.check_orders(state, power, list(body.orders), stored)
         if row is None:
-            s.add(PendingOrders(game_id=game_id, turn=turn, power=power, orders=canonical,
+            s.add(PendingOrdersRow(game_id=game_id, turn=turn, power=power, orders=canonical,
                                 submitted_at=utcnow()))
         else:
             row.orders = canonical
@@ -152,12 +148,8 @@ def set_ready(game_id: GameId, body: ReadyIn, who: CallerDep, j: JudgeDep) -> Re
     """Say the caller's power is (or is no longer) done with this phase. When every
     power with something to do is ready, the phase is processed at once."""
     with j.db.write() as s:
-        game = lock_game(s, game_id)
-        if game is None:
-            raise not_found(f"there is no game {game_id}")
-        seat = seat_of(seats_of(s, game_id), who.user_id)
-        if seat is None:
-            raise forbidden(f"you play no power in game {game_id}")
+        game = game_for_update(s, game_id)
+        seat = player_seat(s, game, who)
         require_active(game)
         seat.ready_turn = game.turn if body.ready else None
         s.flush()

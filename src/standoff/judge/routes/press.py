@@ -56,15 +56,14 @@ from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from .auth import Caller, CallerDep
-from .context import Judge, JudgeDep
-from .db import utcnow
-from .errors import ERROR_RESPONSES, ApiError, conflict, forbidden, invalid, not_found
-from .games import get_game, seat_of, seats_of
-from .models import Game, Message, MessageRead, MessageRecipient
-from .processing import lock_game
-from .rules import Rules
-from .schemas import ConversationOut, GameId, MessageIn, MessageOut, ReadIn
+from ..access import game_for_update, get_game, member_power
+from ..auth import Caller, CallerDep
+from ..context import Judge, JudgeDep
+from ..db import utcnow
+from ..errors import ERROR_RESPONSES, ApiError, conflict, forbidden, invalid, not_found
+from ..models import GameRow, Message, MessageRead, MessageRecipient
+from ..rules import Rules
+from ..schemas import ConversationOut, GameId, MessageIn, MessageOut, ReadIn
 
 router = APIRouter(prefix="/api/v1", tags=["press"], responses=ERROR_RESPONSES)
 
@@ -75,15 +74,10 @@ PUBLIC = "all"
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
-def _member(s: Session, game: Game, who: Caller) -> str | None:
+def _member(s: Session, game: GameRow, who: Caller) -> str | None:
     """The caller's power in the game (None: its master, playing no power); 403
     for anyone else."""
-    seat = seat_of(seats_of(s, game.id), who.user_id)
-    if seat is not None:
-        return seat.power
-    if who.user_id == game.master_id:
-        return None
-    raise forbidden(f"only the players and master of game {game.id} read and write its press")
+    return member_power(s, game, who, "read and write its press")
 
 
 def _visible(game_id: int, who: Caller, power: str | None) -> ColumnElement[bool]:
@@ -109,7 +103,7 @@ def _recipients(rules: Rules, sender: str | None, to: list[str] | str) -> list[s
     return powers
 
 
-def _check_press(game: Game, rules: Rules, sender: str | None, recipients: list[str]
+def _check_press(game: GameRow, rules: Rules, sender: str | None, recipients: list[str]
                  ) -> None:
     """403 where the game's press mode forbids the message, 409 where the game's
     state does (not started, over, a power out of the game)."""
@@ -189,9 +183,7 @@ def post_message(game_id: GameId, body: MessageIn, who: CallerDep, j: JudgeDep) 
         raise invalid("the message holds control characters")
     with j.db.write() as s:
         # the row lock orders the game's messages: numbers grow in commit order
-        game = lock_game(s, game_id)
-        if game is None:
-            raise not_found(f"there is no game {game_id}")
+        game = game_for_update(s, game_id)
         sender = _member(s, game, who)
         rules = j.variants.rules(game)
         recipients = _recipients(rules, sender, body.to)

@@ -29,27 +29,31 @@ from fastapi import APIRouter
 from sqlalchemy import delete
 from sqlalchemy.orm import Session
 
-from .auth import Caller, CallerDep
-from .context import JudgeDep
-from .db import utcnow
-from .errors import ERROR_RESPONSES, conflict, forbidden, invalid, not_found
-from .games import get_game, require_active, require_view, seat_of, seats_of
-from .models import Game, PendingOrders, Seat
-from .processing import finish_values, lock_game, vote_outcome
-from .schemas import GameId, VoteIn, VoteOut, VotesOut
+from ..access import (
+    game_for_update,
+    get_game,
+    player_seat,
+    require_active,
+    require_view,
+    seats_of,
+)
+from ..auth import Caller, CallerDep
+from ..context import JudgeDep
+from ..db import utcnow
+from ..errors import ERROR_RESPONSES, conflict, forbidden, invalid
+from ..models import GameRow, PendingOrdersRow, Seat
+from ..processing import finish_values, vote_outcome
+from ..schemas import GameId, VoteIn, VoteOut, VotesOut
 
 router = APIRouter(prefix="/api/v1", tags=["votes"], responses=ERROR_RESPONSES)
 
 
 
-def _seat(s: Session, game: Game, who: Caller) -> Seat:
-    seat = seat_of(seats_of(s, game.id), who.user_id)
-    if seat is None:
-        raise forbidden(f"you play no power in game {game.id}: only players vote")
-    return seat
+def _seat(s: Session, game: GameRow, who: Caller) -> Seat:
+    return player_seat(s, game, who, ": only players vote")
 
 
-def _out(seat: Seat, game: Game) -> VoteOut:
+def _out(seat: Seat, game: GameRow) -> VoteOut:
     return VoteOut(power=seat.power, draw=seat.draw_vote, concede=seat.concede_to,
                    status=game.status, outcome=game.outcome)
 
@@ -66,9 +70,7 @@ def vote(game_id: GameId, body: VoteIn, who: CallerDep, j: JudgeDep) -> VoteOut:
         raise invalid("\"draw\" is true or false")
     ended = None
     with j.db.write() as s:
-        game = lock_game(s, game_id)
-        if game is None:
-            raise not_found(f"there is no game {game_id}")
+        game = game_for_update(s, game_id)
         seat = _seat(s, game, who)
         require_active(game)
         rules = j.variants.rules(game)
@@ -92,8 +94,8 @@ def vote(game_id: GameId, body: VoteIn, who: CallerDep, j: JudgeDep) -> VoteOut:
             for key, value in finish_values(ended, now).items():
                 setattr(game, key, value)
             # the turn's pending orders will never be adjudicated nor shown
-            s.execute(delete(PendingOrders).where(PendingOrders.game_id == game_id,
-                                                  PendingOrders.turn == game.turn))
+            s.execute(delete(PendingOrdersRow).where(PendingOrdersRow.game_id == game_id,
+                                                  PendingOrdersRow.turn == game.turn))
         out = _out(seat, game)
     if ended is not None:
         j.notify("game_finished", game_id, outcome=ended)

@@ -1,7 +1,7 @@
 """Routes of the pages: sign-up, log-in, lobby, game, history.
 
 Each page checks who is asking the way the API does (the session cookie, through
-``auth.optional_caller``) and whether they may see the game (``games.show_game``,
+``auth.optional_caller``) and whether they may see the game (``access.require_view``,
 the API's own handler), then renders a template. Changes are never made here:
 the pages' scripts send them to the API, which checks the CSRF token, the rules
 and the permissions. So there is one implementation of everything, and a page
@@ -23,10 +23,11 @@ from fastapi.templating import Jinja2Templates
 from standoff import __version__
 
 from .. import auth
+from ..access import get_game, require_view, seats_of
 from ..auth import Caller, optional_caller
 from ..errors import ApiError
-from ..games import show_game
-from ..models import Game
+from ..game_view import game_out
+from ..models import GameRow
 from ..rules import bundled_variants, rule_options
 from ..schemas import GameOut
 from ..variants import VariantUnavailable
@@ -74,7 +75,11 @@ def _game(request: Request, who: Caller, game_id: int) -> GameOut | HTMLResponse
     if not 1 <= game_id <= MAX_ID:
         return _error(request, who, ApiError(404, f"there is no game {game_id}"))
     try:
-        return show_game(game_id, who, request.app.state.judge)
+        j = request.app.state.judge
+        with j.db.read() as s:  # as GET /api/v1/games/{id} shows it, without a code
+            game = get_game(s, game_id)
+            require_view(game, who, seats_of(s, game_id))
+            return game_out(s, game, who, j)
     except ApiError as exc:
         if exc.status == 403:  # the one refusal here: a private game not yours
             return _render(request, "invite.html", who, 403, game_id=game_id)
@@ -143,7 +148,7 @@ def game_page(request: Request, game_id: int, invite: str | None = None) -> Resp
         return game
     return _render(request, "game.html", who, game=game,
                    names=_names(request, game),
-                   is_master=game.master == who.username)
+                   is_master=game.master_name == who.username)
 
 
 @router.get("/games/{game_id}/history", response_class=HTMLResponse)
@@ -165,7 +170,7 @@ def _names(request: Request, game: GameOut) -> dict[str, str]:
     """Each power's id and name in the game's variant (its own file for an upload)."""
     j = request.app.state.judge
     with j.db.read() as s:
-        row = s.get(Game, game.id)
+        row = s.get(GameRow, game.id)
     try:
         return j.variants.rules(row).power_names if row is not None else {}
     except VariantUnavailable:  # set aside until its master retries: its ids will do

@@ -1,0 +1,80 @@
+"""The game as one caller sees it (``GameOut``): who plays what (hidden in an
+anonymous game, except each player's own and all of them for the master),
+who has submitted and is ready, never the pending orders themselves; the
+master's view adds the invite code and why a phase failed.
+
+Shared by the game's routes and the master's (``routes/games.py``,
+``routes/master.py``) and the game page (``web/pages.py``).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from .access import seat_of, seats_of
+from .auth import Caller
+from .context import Judge
+from .models import GameRow, PendingOrdersRow, Seat, User
+from .schemas import GameOut, PowerOut
+from .variants import VariantUnavailable
+
+Status = Literal["forming", "active", "finished"]
+
+
+def game_out(s: Session, game: GameRow, who: Caller, j: Judge) -> GameOut:
+    seats = seats_of(s, game.id)
+    names = {uid: name for uid, name in s.execute(select(User.id, User.username).where(
+        User.id.in_([seat.user_id for seat in seats.values()] + [game.master_id])))}
+    submitted = set(s.scalars(select(PendingOrdersRow.power).where(
+        PendingOrdersRow.game_id == game.id, PendingOrdersRow.turn == game.turn)))
+    mine = seat_of(seats, who.user_id)
+    is_master = who.user_id == game.master_id
+    active = game.status == "active"
+    powers = {}
+    for power in _powers(j, game, seats):
+        seat = seats.get(power)
+        shown = seat is not None and (not game.anonymous or is_master or seat is mine)
+        powers[power] = PowerOut(
+            player=names.get(seat.user_id) if seat is not None and shown else None,
+            submitted=active and power in submitted,
+            ready=active and seat is not None and seat.ready_turn == game.turn,
+            nmr=seat.nmr if seat is not None else 0,
+            to_order=active and power in game.to_order)
+    return GameOut(
+        id=game.id, name=game.name, variant=game.variant, status=_status(game.status),
+        phase=game.phase, deadline=game.deadline, position=game.state["position"],
+        powers=powers, outcome=game.outcome, options=game.options, deadlines=game.deadlines,
+        press=game.press, anonymous=game.anonymous, private=game.private, paused=game.paused,
+        remaining=game.paused_remaining, turn=game.turn,
+        master_name=names.get(game.master_id) if not game.anonymous or is_master else None,
+        your_power=mine.power if mine is not None else None,
+        invite=game.invite_code if is_master else None, created_at=game.created_at,
+        variant_sha256=game.variant_sha256, set_aside=is_set_aside(game),
+        failure=game.failure if is_master and is_set_aside(game) else None)
+
+
+def _powers(j: Judge, game: GameRow, seats: dict[str, Seat]) -> list[str]:
+    """The game's powers; for a game whose variant file no longer loads (set aside
+    until its master retries), those the table and the board still name, so its
+    master and players can see it and why it stopped."""
+    try:
+        return j.variants.rules(game).powers
+    except VariantUnavailable:
+        position = game.state.get("position", {})
+        return sorted({*seats, *position.get("units", {}), *position.get("centres", {})})
+
+
+def is_set_aside(game: GameRow) -> bool:
+    """The current phase failed to process and waits for the master's retry."""
+    return game.failed_turn is not None and game.failed_turn == game.turn
+
+
+_STATUSES: dict[str, Status] = {"forming": "forming", "active": "active",
+                                 "finished": "finished"}
+
+
+def _status(text: str) -> Status:
+    return _STATUSES[text]
