@@ -3,7 +3,8 @@
 Each kind is a final, immutable class subclassing :class:`Order`
 (``base.py``), in a module that holds all the kind means on its own: its
 fields, its canonical notation (``str(order)``, which
-:func:`standoff.core.notation.parse_order` reads back to an equal order), its
+:func:`standoff.core.notation.parse_order` reads back to an equal order: every
+kind is parsed there, in ``notation.py``, not in its own module), its
 ``kind`` name (a ``Literal``), the ``phase`` it is given in, and its legality
 checks (``check_movement``, ``check_retreat``, ``check_adjustment``: the
 order normalised, or :class:`~standoff.core.errors.IllegalOrderError`). The

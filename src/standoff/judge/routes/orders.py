@@ -9,7 +9,9 @@ A submission is checked against the phase's state outside any lock (the
 engine's check is the slow part), then stored in a short transaction that
 locks the game and confirms the phase is still the one checked: if it was
 processed meanwhile the answer is 409 and nothing is stored, so a 200 always
-means the orders are in the phase (see ``processing``).
+means the orders are in the phase (see ``processing``). They are stored as one
+``models.PendingOrdersRow`` per game, turn and power (table ``pending_orders``);
+``processing`` reads and deletes them in the transaction that processes the phase.
 """
 
 from __future__ import annotations

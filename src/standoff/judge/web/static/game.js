@@ -1,7 +1,8 @@
 /* The game page: polls the game (phase, deadline, who submitted and who is
    ready: never anyone's orders), reloads the map, legal orders, own orders and
    last results when the phase moves, runs the countdown, the ready and draw
-   toggles and the master's buttons. */
+   toggles and the master's buttons. Giving orders is orders.js (OrderPad: menus
+   from GET .../legal/options), its pure walk through the options logic.js. */
 "use strict";
 
 const GAME = JSON.parse(document.getElementById("game-data").textContent);
