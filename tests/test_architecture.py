@@ -23,7 +23,7 @@ import pytest
 
 SRC = Path(__file__).resolve().parent.parent / "src"
 PACKAGE = SRC / "standoff"
-ADAPTERS = ("cli", "storage", "cases", "render", "judge", "selfplay", "env", "mila")
+ADAPTERS = ("cli", "storage", "cases", "render", "judge", "selfplay", "env", "mila", "bots")
 
 
 def _imports(path: Path) -> list[tuple[int, str]]:

@@ -1,0 +1,134 @@
+"""Bots: players for every seat, built on the rules core's public API only.
+
+The contract (``../shared/spec/bots.md``, ``docs/bots.md``): :func:`names`
+lists the bundled bots, strongest last; :func:`load` makes one by name, with a
+seed and its settings; a bot's :meth:`~Bot.orders` gives a power's legal orders
+for the record's current phase, the same ones every time for the same record,
+seed and settings, never changing the record.
+
+How a bot is found, and why so: the bundled bots are the modules named in
+:data:`BUNDLED`, in order of strength, each defining ``BOT``, its class (a
+subclass of :class:`BaseBot`). Nothing registers itself as a side effect of
+being imported (the house rule: a collaborator is named, not registered);
+a module listed here that is not there yet (a bot still being written) is
+simply not among :func:`names`. Adding a bot is one word in :data:`BUNDLED`
+and one module. A program may pass any object with an ``orders(record,
+power)`` method wherever the project takes a bot (:class:`Bot` is a
+protocol, not a base class to inherit).
+
+This package imports ``standoff`` (the public API) and never the core's
+modules; the core never imports it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from random import Random  # (not `import random`: the submodule bots.random takes that name)
+from typing import ClassVar, Protocol, runtime_checkable
+
+from standoff import GameRecord
+
+#: the bundled bots' modules (``standoff.bots.<name>``), weakest first
+BUNDLED: tuple[str, ...] = ("random", "heuristic", "search")
+
+#: a setting's value: what ``load(name, **settings)`` accepts
+Setting = int | float | bool | str
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """What the project takes wherever it takes a bot."""
+
+    name: str
+    description: str
+
+    def orders(self, record: GameRecord, power: str) -> list[str]:
+        """``power``'s orders for the record's current phase (see the module)."""
+        ...
+
+
+class BaseBot:
+    """What the bundled bots share: a name and description, a seed, settings
+    checked against the class's defaults, and a random stream per phase and
+    power (so an answer depends only on the record, seed and settings, never on
+    what the bot was asked before, nor on the global ``random``)."""
+
+    name: ClassVar[str] = ""
+    description: ClassVar[str] = ""
+    #: setting -> its default; ``load`` accepts these names, of these types
+    SETTINGS: ClassVar[Mapping[str, Setting]] = {}
+
+    def __init__(self, *, seed: int | None = None, **settings: Setting) -> None:
+        self.seed: int = 0 if seed is None else int(seed)
+        values = dict(self.SETTINGS)
+        for key, value in settings.items():
+            if key not in self.SETTINGS:
+                choices = ", ".join(sorted(self.SETTINGS)) or "none"
+                raise ValueError(f"unknown setting {key!r} for bot {self.name!r} "
+                                 f"(settings: {choices})")
+            default = self.SETTINGS[key]
+            if isinstance(default, float) and isinstance(value, int) \
+                    and not isinstance(value, bool):
+                value = float(value)
+            if type(value) is not type(default):
+                raise ValueError(f"setting {key!r} of bot {self.name!r} takes a "
+                                 f"{type(default).__name__}, not {value!r}")
+            values[key] = value
+        #: the settings in force, defaults filled in
+        self.settings: dict[str, Setting] = values
+
+    def rng(self, record: GameRecord, power: str) -> Random:
+        """A random stream for this seed, phase and power: the same every time
+        the same question is asked (a string seed is hashed stably by
+        :class:`random.Random`, unlike ``hash()``)."""
+        pos = record.position
+        return Random(f"{self.seed}:{record.variant.name}:{pos.phase!r}:{power}")
+
+    def orders(self, record: GameRecord, power: str) -> list[str]:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<bot {self.name} seed={self.seed} {self.settings}>"
+
+
+def _bot_class(name: str) -> type[BaseBot] | None:
+    """The class of the bundled bot ``name``, or None when its module is not
+    there (only that module missing: an error inside a bot is not hidden)."""
+    module_name = f"{__name__}.{name}"
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as e:
+        if e.name == module_name:
+            return None
+        raise
+    cls: type[BaseBot] = module.BOT
+    return cls
+
+
+def names() -> list[str]:
+    """The bundled bots' names, weakest first (strongest last)."""
+    return [n for n in BUNDLED if _bot_class(n) is not None]
+
+
+def load(name: str, *, seed: int | None = None, **settings: Setting) -> BaseBot:
+    """The bundled bot ``name`` with this seed and settings; ``ValueError``
+    naming the choices for an unknown name or setting."""
+    cls = _bot_class(name) if name in BUNDLED else None
+    if cls is None:
+        raise ValueError(f"unknown bot {name!r} (bots: {', '.join(names())})")
+    return cls(seed=seed, **settings)
+
+
+def describe() -> list[dict[str, str]]:
+    """``[{"name", "description"}]`` for every bundled bot, weakest first (what
+    ``GET /api/v1/bots`` answers)."""
+    out = []
+    for n in names():
+        cls = _bot_class(n)
+        assert cls is not None
+        out.append({"name": cls.name, "description": cls.description})
+    return out
+
+
+__all__ = ["BUNDLED", "BaseBot", "Bot", "Setting", "describe", "load", "names"]
