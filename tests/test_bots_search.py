@@ -1,0 +1,147 @@
+"""The search bot (``standoff.bots.search``): registered strongest last, its
+settings checked, every order it gives legal in every bundled variant and
+phase kind, the same answer for the same record, seed and ``samples``, and
+within its time budget on Standard and the Twentieth Century (13 powers, the
+largest board). How much better it plays is the arena's business
+(``benchmarks/bots.py``, figures in ``docs/bots.md``), not a test's."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from standoff import (
+    GameRecord,
+    PhaseKind,
+    adjudicate,
+    available_variants,
+    load_variant,
+    powers_that_may_order,
+    powers_to_order,
+    process_phase,
+    random_orders,
+    submit_orders,
+)
+from standoff.bots import load, names
+from standoff.bots.search import _Search, position_value
+
+
+def _played(variant: str, phases: int, seed: int, movement: bool = False) -> GameRecord:
+    """A game of random (move-biased) orders, ``phases`` phases in (and on to
+    the next movement phase if ``movement``)."""
+    record = GameRecord.new(variant)
+    rng = random.Random(seed)
+    played = 0
+    while played < phases or (movement and record.position.phase.kind is not PhaseKind.MOVEMENT):
+        if record.outcome is not None:
+            break
+        played += 1
+        picks = random_orders(record.position, rng, 0.7, record.options, record.variant)
+        for power, orders in picks.items():
+            if orders:
+                record = submit_orders(record, power, orders)
+        record = process_phase(record)[0]
+    return record
+
+
+def _ask_everyone(record: GameRecord, seed: int = 1, **settings: int | float) -> None:
+    """Every power that may order answers; the core accepts every answer."""
+    bot = load("search", seed=seed, **settings)
+    for power in [*powers_to_order(record), *powers_that_may_order(record)]:
+        orders = bot.orders(record, power)
+        submit_orders(record, power, orders)  # raises on an illegal or invalid order
+
+
+def test_registered_strongest_last_with_checked_settings() -> None:
+    assert names()[-1] == "search"
+    bot = load("search", seed=3, budget=0.5)
+    assert bot.name == "search" and bot.description
+    assert bot.settings["budget"] == 0.5
+    assert float(load("search").settings["budget"]) <= 2.0  # the issue's default cap
+    with pytest.raises(ValueError, match="samples"):
+        load("search", samples=-1)
+    with pytest.raises(ValueError, match="budget"):
+        load("search", budget=0)
+    with pytest.raises(ValueError, match="budget, samples"):
+        load("search", depth=2)
+
+
+@pytest.mark.parametrize("variant", sorted({load_variant(n).name for n in available_variants()}))
+def test_every_order_is_legal_in_every_variant_and_phase_kind(variant: str) -> None:
+    seen: set[PhaseKind] = set()
+    for phases, seed in ((0, 0), (3, 1), (7, 2), (12, 3)):
+        record = _played(variant, phases, seed)
+        if record.outcome is not None:
+            continue
+        seen.add(record.position.phase.kind)
+        _ask_everyone(record, seed=seed, samples=30)
+    assert PhaseKind.MOVEMENT in seen
+
+
+def test_every_phase_kind_of_a_standard_game() -> None:
+    """Retreats and adjustments too (the heuristic's choices, passed through)."""
+    record = GameRecord.new("standard")
+    rng = random.Random(5)
+    kinds: set[PhaseKind] = set()
+    while record.position.phase.year < 1904 and record.outcome is None:
+        kinds.add(record.position.phase.kind)
+        _ask_everyone(record, samples=20)
+        picks = random_orders(record.position, rng, 0.8, record.options, record.variant)
+        for power, orders in picks.items():
+            if orders:
+                record = submit_orders(record, power, orders)
+        record = process_phase(record)[0]
+    assert kinds == set(PhaseKind)
+
+
+def test_the_same_answer_for_the_same_record_seed_and_samples() -> None:
+    record = _played("standard", 4, 9, movement=True)
+    assert record.position.phase.kind is PhaseKind.MOVEMENT
+    power = "france"
+    first = load("search", seed=4, samples=200).orders(record, power)
+    bot = load("search", seed=4, samples=200)
+    bot.orders(_played("standard", 2, 1), "england")  # no state carried between calls
+    assert bot.orders(record, power) == first
+    assert load("search", seed=4, samples=200).orders(record, power) == first
+
+
+def test_the_answer_scores_at_least_the_heuristic_plan_it_starts_from() -> None:
+    """Under the search's own objective (the samples of the others' orders it
+    adjudicates against), its answer is never worse than the heuristic's plan,
+    and that objective is built from :func:`position_value` of adjudicated
+    positions."""
+    record = _played("standard", 2, 3, movement=True)
+    heuristic = load("heuristic", seed=0)
+    for power in ("austria", "england", "russia", "turkey"):
+        base = heuristic.orders(record, power)
+        search = _Search(record, power, base, random.Random(0), time.perf_counter() + 60)
+        search.predict(heuristic)
+        start = search.score(search.start)
+        answer = search.run(300)
+        again = _Search(record, power, answer, random.Random(0), time.perf_counter() + 60)
+        again.opponents = search.opponents
+        assert again.score(again.start) >= start - 1e-9
+        others = {p: o for p, o in search.opponents[0].items()}
+        result = adjudicate(record.position, {**others, power: base}, record.options,
+                            record.variant)
+        assert position_value(record.variant, result.next_position, power) > 0
+
+
+@pytest.mark.parametrize(("variant", "phases"), [("standard", 6), ("twentieth-century", 4)])
+def test_within_budget(variant: str, phases: int) -> None:
+    """The default samples fit the default budget, and a short budget cuts a
+    search asked for far more samples than it allows."""
+    record = _played(variant, phases, 2, movement=True)
+    assert record.position.phase.kind is PhaseKind.MOVEMENT
+    power = sorted(powers_to_order(record))[0]
+    default = load("search", seed=1)
+    t0 = time.perf_counter()
+    default.orders(record, power)
+    assert time.perf_counter() - t0 <= float(default.settings["budget"])
+    short = load("search", seed=1, samples=10**7, budget=0.4)
+    t0 = time.perf_counter()
+    orders = short.orders(record, power)
+    assert time.perf_counter() - t0 <= 0.4
+    submit_orders(record, power, orders)
