@@ -41,11 +41,12 @@ well inside the default budget on Standard and the Twentieth Century (see
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from random import Random
 from typing import ClassVar
 
 from standoff import (
+    Board,
     GameRecord,
     Hold,
     Move,
@@ -138,6 +139,12 @@ class _Search:
         self.extras: list[Order] = []
         self.start: list[Order] = self._start_plan(base)
         self.opponents: list[dict[str, list[Order]]] = [{}]
+        #: the centres a candidate can change (within three steps of this power's
+        #: units, and its own): the others add the same to every candidate's score
+        own = {c for c, p in self.position.centres.items() if p == power}
+        ring = self._ring({province_of(loc) for loc in self.slots}, 3)
+        self.counted: frozenset[str] = frozenset(
+            c for c in self.board.supply_centres if c in ring or c in own)
 
     def _start_plan(self, base: list[str]) -> list[Order]:
         """The heuristic's orders, one per slot (a hold where it gave none);
@@ -183,14 +190,20 @@ class _Search:
 
     def _near_powers(self) -> list[str]:
         """Powers with a unit within two steps of this power's units or centres."""
-        nb = self.board.neighbours
         ring = {province_of(loc) for loc in self.slots}
         ring |= {c for c, p in self.position.centres.items() if p == self.power}
-        for _ in range(2):
-            ring |= {n for p in ring for n in nb.get(p, ())}
+        ring = self._ring(ring, 2)
         return sorted({u.power for u in self.position.units
                        if u.power != self.power and province_of(u.location) in ring
                        and u.power in self.legal})
+
+    def _ring(self, provinces: set[str], steps: int) -> set[str]:
+        """``provinces`` and every province within ``steps`` steps of them."""
+        nb = self.board.neighbours
+        ring = set(provinces)
+        for _ in range(steps):
+            ring |= {n for p in ring for n in nb.get(p, ())}
+        return ring
 
     def _perturbed(self, predicted: Mapping[str, list[Order]], mine: set[str]
                    ) -> dict[str, list[Order]]:
@@ -244,7 +257,8 @@ class _Search:
             orders: dict[str, list[Order]] = dict(others)
             orders[self.power] = list(plan) + self.extras
             result = adjudicate(self.position, orders, self.record.options, self.variant)
-            values.append(position_value(self.variant, result.next_position, self.power))
+            values.append(position_value(self.variant, result.next_position, self.power,
+                                         self.counted))
         mean = sum(values) / len(values)
         return MEAN_WEIGHT * mean + (1 - MEAN_WEIGHT) * min(values)
 
@@ -315,7 +329,8 @@ UNIT_VALUE = 0.25
 DISLODGED_PENALTY = 0.35
 
 
-def position_value(variant: Variant, position: Position, power: str) -> float:
+def position_value(variant: Variant, position: Position, power: str,
+                   centres: Collection[str] | None = None) -> float:
     """How good ``position`` is for ``power``, in supply centres.
 
     Centres count as they will stand after the year's last season if every
@@ -323,28 +338,33 @@ def position_value(variant: Variant, position: Position, power: str) -> float:
     what it risks and each other centre adds what it offers, by comparing
     how many of this power's units can reach it (or stand on it) with the
     most any one other power can bring. Cheap on purpose: it runs once per
-    adjudication of the search.
+    adjudication of the search. ``centres`` limits the count to some centres
+    (the search counts only those its units could change: the others add
+    the same to every candidate).
     """
     board = variant.board_at(position.phase)
-    centres = board.supply_centres
+    near_centres = _centre_reach(board)
+    counted = board.supply_centres if centres is None else centres
     reach: dict[str, dict[str, int]] = {}
     occupant: dict[str, str] = {}
     units = 0
     for u in position.units:
-        prov = province_of(u.location)
         if u.power == power:
             units += 1
-        if prov in centres:
+        prov = province_of(u.location)
+        here = prov in board.supply_centres
+        if here:
             occupant[prov] = u.power
-        table = board.army_reach if u.type is UnitType.ARMY else board.fleet_reach
-        for p in (prov, *table.get(u.location, ())):
-            if p in centres:
-                counts = reach.setdefault(p, {})
-                counts[u.power] = counts.get(u.power, 0) + 1
+        found = near_centres.get((u.type, u.location))
+        for p in found if found is not None else ((prov,) if here else ()):
+            counts = reach.get(p)
+            if counts is None:
+                counts = reach[p] = {}
+            counts[u.power] = counts.get(u.power, 0) + 1
     value = UNIT_VALUE * units
     value -= DISLODGED_PENALTY * sum(1 for d in position.dislodged if d.unit.power == power)
     owners = position.centres
-    for c in centres:
+    for c in counted:
         owner = occupant.get(c) or owners.get(c)
         near = reach.get(c)
         own = near.get(power, 0) if near else 0
@@ -360,6 +380,27 @@ def position_value(variant: Variant, position: Position, power: str) -> float:
         elif own and own == enemy:
             value += GAIN_CHANCE_EVEN
     return value
+
+
+_REACH: dict[int, tuple[Board, dict[tuple[UnitType, str], tuple[str, ...]]]] = {}
+
+
+def _centre_reach(board: Board) -> dict[tuple[UnitType, str], tuple[str, ...]]:
+    """(unit type, location) -> the supply centres a unit there stands on or
+    can move into: worked out once per board (a changing map has a few)."""
+    found = _REACH.get(id(board))
+    if found is not None and found[0] is board:
+        return found[1]
+    centres = board.supply_centres
+    table: dict[tuple[UnitType, str], tuple[str, ...]] = {}
+    for utype, links in ((UnitType.ARMY, board.army_reach), (UnitType.FLEET, board.fleet_reach)):
+        for loc, provs in links.items():
+            here = province_of(loc)
+            table[utype, loc] = tuple(sorted({p for p in (here, *provs) if p in centres}))
+    if len(_REACH) >= 32:
+        _REACH.pop(next(iter(_REACH)))
+    _REACH[id(board)] = (board, table)
+    return table
 
 
 BOT = SearchBot
