@@ -30,7 +30,9 @@ order set: they are measured inside the workers).
 Printed per variant, the hero's row first, then the field's, side by side:
 games, solo wins, draws, mean final supply centres per seat, mean
 sum-of-squares score per seat (a power's centres squared over the sum of every
-power's squares; a solo winner scores 1 and the others 0), that score over the
+power's squares; a solo winner scores 1 and the others 0; where no power holds
+a centre at the end, as in Sahara once the desert has taken them, units count
+instead of centres), that score over the
 fair share 1/powers, and the time per order set (median, 95th percentile,
 mean), then the games' mean length and the variant's wall time. ``--json FILE``
 also writes every figure and every game.
@@ -143,6 +145,17 @@ def scores(centres: Mapping[str, int], winner: str | None) -> dict[str, float]:
     return {p: (c * c / total if total else 0.0) for p, c in centres.items()}
 
 
+def strengths(record: GameRecord, centres: Mapping[str, int]) -> Mapping[str, int]:
+    """What the score counts: the centres, or, where no power holds one at the end
+    (Sahara, whose desert takes them all by its last year), the units."""
+    if any(centres.values()):
+        return centres
+    units = dict.fromkeys(centres, 0)
+    for unit in record.position.units:
+        units[unit.power] = units.get(unit.power, 0) + 1
+    return units
+
+
 def play_game(variant: str, index: int, hero: Entrant, rival: Entrant, seed: int,
               years: int | None, max_year: int | None,
               loader: Loader = load_bot) -> GameResult:
@@ -185,7 +198,7 @@ def play_game(variant: str, index: int, hero: Entrant, rival: Entrant, seed: int
     counts = record.position.centre_counts()
     centres = {p: counts.get(p, 0) for p in powers}
     winner = record.winner
-    score = scores(centres, winner)
+    score = scores(strengths(record, centres), winner)
     others = [p for p in powers if p != hero_power]
     return GameResult(
         variant=record.variant.name, index=index, hero_power=hero_power, powers=len(powers),
