@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from random import Random  # (not `import random`: the submodule bots.random takes that name)
 from typing import ClassVar, Protocol, runtime_checkable
 
-from standoff import GameRecord
+from standoff import GameRecord, Order, legal_orders
 
 #: the bundled bots' modules (``standoff.bots.<name>``), weakest first
 BUNDLED: tuple[str, ...] = ("random", "heuristic", "search")
@@ -92,6 +92,30 @@ class BaseBot:
         return f"<bot {self.name} seed={self.seed} {self.settings}>"
 
 
+#: the last position's legal orders: (position, options, variant, power -> location ->
+#: orders). Every power of a phase asks about the same position, and the Twentieth
+#: Century's legal orders take about 13 ms on the pure-Python core; one entry,
+#: replaced by a single assignment, so threads sharing it see a whole entry or none.
+_LAST_LEGAL: list[tuple[object, object, object, dict[str, dict[str, list[Order]]]]] = []
+
+
+def legal_for(record: GameRecord) -> dict[str, dict[str, list[Order]]]:
+    """:func:`standoff.legal_orders` of the record's position (power -> location ->
+    orders), reused while the bots are asked about the same position. The
+    caller must not change it (it is shared)."""
+    last = _LAST_LEGAL[0] if _LAST_LEGAL else None
+    pos, options, variant = record.position, record.options, record.variant
+    if last is not None and last[0] is pos and last[1] is options and last[2] is variant:
+        return last[3]
+    found = legal_orders(pos, options, variant)
+    entry = (pos, options, variant, found)
+    if _LAST_LEGAL:
+        _LAST_LEGAL[0] = entry
+    else:
+        _LAST_LEGAL.append(entry)
+    return found
+
+
 def _bot_class(name: str) -> type[BaseBot] | None:
     """The class of the bundled bot ``name``, or None when its module is not
     there (only that module missing: an error inside a bot is not hidden)."""
@@ -131,4 +155,4 @@ def describe() -> list[dict[str, str]]:
     return out
 
 
-__all__ = ["BUNDLED", "BaseBot", "Bot", "Setting", "describe", "load", "names"]
+__all__ = ["BUNDLED", "BaseBot", "Bot", "Setting", "describe", "legal_for", "load", "names"]

@@ -44,11 +44,10 @@ from standoff import (
     UnitType,
     Variant,
     adjustment_counts,
-    legal_orders,
     province_of,
 )
 
-from . import BaseBot, Setting
+from . import BaseBot, Setting, legal_for
 from .values import Values, tables
 
 
@@ -70,7 +69,7 @@ class HeuristicBot(BaseBot):
         v = record.variant
         pid = v.power(power)
         pos = record.position
-        legal = legal_orders(pos, record.options, v).get(pid)
+        legal = legal_for(record).get(pid)
         if not legal:
             return []
         board = v.board_at(pos.phase)
