@@ -1,6 +1,6 @@
 """Bots: players for every seat, built on the rules core's public API only.
 
-The contract (``../shared/spec/bots.md``, ``docs/bots.md``): :func:`names`
+The contract (``docs/bots.md``): :func:`names`
 lists the bundled bots, strongest last; :func:`load` makes one by name, with a
 seed and its settings; a bot's :meth:`~Bot.orders` gives a power's legal orders
 for the record's current phase, the same ones every time for the same record,
