@@ -19,13 +19,16 @@ Every power that must or may order in a phase (a canal owner with nothing else
 to do may permit) is asked for its orders from the same record, before any of
 that phase's orders are submitted: a bot never sees another power's orders of
 the phase. Each ``Bot.orders`` call is one order set and is timed on its own
-(``time.perf_counter``); an order set the core refuses is not submitted (the
-power is in civil disorder that phase) and is counted under "refused": the
-contract says it never happens. Bots are loaded per game with seeds derived
-from (``--seed``, game, role), so a run is reproducible; with ``--workers`` W
-> 1 the games are spread over W processes (``ProcessPoolExecutor``), which
-changes no game, only the wall time (and, on a loaded machine, the times per
-order set: they are measured inside the workers).
+(``time.perf_counter``), the hero's first (the bundled bots share a position's
+legal orders between the powers asked about it: the hero's time includes
+working them out, the field's then mostly does not); an order set the core
+refuses is not submitted (the power is in civil disorder that phase) and is
+counted under "refused": the contract says it never happens. Bots are loaded
+per game with seeds derived from (``--seed``, game, role), so a run is
+reproducible; with ``--workers`` W > 1 the games are spread over W processes
+(``ProcessPoolExecutor``), which changes no game, only the wall time (and, on
+a loaded machine, the times per order set: they are measured inside the
+workers).
 
 Printed per variant, the hero's row first, then the field's, side by side:
 games, solo wins, draws, mean final supply centres per seat, mean
@@ -176,7 +179,10 @@ def play_game(variant: str, index: int, hero: Entrant, rival: Entrant, seed: int
     while record.outcome is None and record.position.phase.year <= last_year:
         asked = record  # every power answers the same record: none sees another's orders
         given: list[tuple[str, list[str]]] = []
-        for power in [*powers_to_order(asked), *powers_that_may_order(asked)]:
+        # the hero first: bots may share a position's legal orders between the powers
+        # asked about it, so the hero's time includes working them out, as if alone
+        asking = [*powers_to_order(asked), *powers_that_may_order(asked)]
+        for power in sorted(asking, key=lambda p: p != hero_power):
             is_hero = power == hero_power
             bot = hero_bot if is_hero else field_bot
             t0 = time.perf_counter()
