@@ -126,21 +126,21 @@ def check_in_worker(text: str, *, seconds: float, memory_mib: int) -> Verdict:
         except ProcessLookupError:  # it died before its limits were set
             child.kill()
             stdout, stderr = child.communicate()
-    done = subprocess.CompletedProcess(child.args, child.returncode, stdout, stderr)
-    out = done.stdout.decode("utf-8", "replace").strip()
-    if done.returncode == 0 and out:
+    code = child.returncode
+    out = stdout.decode("utf-8", "replace").strip()
+    if code == 0 and out:
         try:
             return Verdict.from_json(out.splitlines()[-1])
         except (ValueError, KeyError, TypeError):
             pass
-    err = done.stderr.decode("utf-8", "replace")
-    if "MemoryError" in err or done.returncode in (-9, 137):
+    err = stderr.decode("utf-8", "replace")
+    if "MemoryError" in err or code in (-9, 137):
         return Verdict([f"checking the variant file needed more than {memory_mib} MiB: "
                         "make it smaller"])
-    if done.returncode in (-24, 152):  # SIGXCPU
+    if code in (-24, 152):  # SIGXCPU
         return Verdict([f"checking the variant file took longer than {seconds:g} s of "
                         "processor time: make it smaller"])
-    last = err.strip().splitlines()[-1] if err.strip() else f"exit status {done.returncode}"
+    last = err.strip().splitlines()[-1] if err.strip() else f"exit status {code}"
     return Verdict([f"the variant file could not be checked ({last[:200]})"])
 
 

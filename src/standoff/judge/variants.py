@@ -34,7 +34,7 @@ from typing import Protocol
 from .errors import ApiError
 from .rules import Rules, UnreadableVariant, bundled_rules, rules_from_text
 from .settings import Settings
-from .variant_check import UPLOAD_PATH, Verdict, check_in_worker
+from .variant_check import UPLOAD_PATH, Verdict, canonical, check_in_worker
 
 
 class PlaysVariant(Protocol):
@@ -129,7 +129,7 @@ class VariantStore:
             self._count_check(account)
         if known_good:
             v = self.uploaded(text, sha256).variant
-            keys = list(dict.fromkeys(n.strip().lower() for n in (v.name, *v.aliases)))
+            keys = list(dict.fromkeys(canonical(n) for n in (v.name, *v.aliases)))
             found = Verdict([], v.name, keys, len(v.powers))
         else:
             cfg = self.settings

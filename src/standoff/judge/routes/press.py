@@ -245,12 +245,12 @@ def _conversations(s: Session, game_id: int, who: Caller,
                    power: str | None) -> list[ConversationOut]:
     """The caller's conversations; ids (``last_id``, ``read_up_to``) are the caller's."""
     reads = _reads(s, game_id, who)
-    numbers = _numbers(s, game_id, who, power)
     found: dict[str, ConversationOut] = {}
     rows = s.execute(select(Message.number, Message.conversation, Message.sender_id,
                             Message.sent_at)
-                     .where(_visible(game_id, who, power)).order_by(Message.number))
-    for number, key, sender, at in rows:
+                     .where(_visible(game_id, who, power)).order_by(Message.number)).all()
+    numbers = [row[0] for row in rows]  # the caller's messages, in order (``_numbers``)
+    for rank, (number, key, sender, at) in enumerate(rows, 1):
         c = found.get(key)
         if c is None:
             c = found[key] = ConversationOut(
@@ -258,7 +258,7 @@ def _conversations(s: Session, game_id: int, who: Caller,
                 messages=0, unread=0, last_id=0, last_at=at,
                 read_up_to=_rank(numbers, reads.get(key, 0)))
         c.messages += 1
-        c.last_id, c.last_at = _rank(numbers, number), at
+        c.last_id, c.last_at = rank, at
         if sender != who.user_id and number > reads.get(key, 0):
             c.unread += 1
     return sorted(found.values(), key=lambda c: -c.last_id)
