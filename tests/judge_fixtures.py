@@ -17,6 +17,7 @@ import contextlib
 import itertools
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -330,3 +331,34 @@ def servers() -> Iterator[list[ServerProcess]]:
     yield started
     for server in started:
         server.kill()
+
+
+# -- the app's own routes ----------------------------------------------------------------
+
+#: what a route is never fuzzed with (a route of another part of the app, not an API)
+SKIPPED = {"/docs", "/openapi.json"}
+CREDENTIALS = ("/api/v1/account", "/api/v1/tokens", "/api/v1/session")
+
+
+def app_routes(app: Any) -> list[tuple[str, str, list[str], list[str]]]:
+    """(method, path, path parameters, query parameters) of every route of the app
+    (the API's and the pages'), read from the app. Routes that change the caller's
+    own credentials (password, tokens, session) come last, so they cannot log the
+    other routes' callers out before their turn."""
+    try:  # FastAPI 0.165 keeps included routers as such: walk them
+        from fastapi.routing import iter_route_contexts
+
+        contexts: list[Any] = list(iter_route_contexts(app.routes))
+    except ImportError:  # pragma: no cover - older FastAPI: the routes are flat
+        contexts = list(app.routes)
+    found = []
+    for route in contexts:
+        path, methods = getattr(route, "path", None), getattr(route, "methods", None)
+        if path is None or not methods or path in SKIPPED:
+            continue
+        names = re.findall(r"{(\w+)(?::\w+)?}", path)
+        dependant = getattr(route, "dependant", None)
+        query = sorted({p.alias for p in dependant.query_params}) if dependant else []
+        for method in sorted(set(methods) - {"HEAD", "OPTIONS"}):
+            found.append((method, path, names, query))
+    return sorted(found, key=lambda r: r[1].startswith(CREDENTIALS))

@@ -16,7 +16,7 @@ from urllib.parse import quote, urlencode
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from judge_fixtures import Api, Table
+from judge_fixtures import Api, Table, app_routes
 from test_judge_bad_input import FIELDS, JSON, assert_error_shape
 
 #: examples per route and database: the whole fuzz stays around a minute per database
@@ -28,35 +28,6 @@ PATH_VALUE = st.one_of(st.sampled_from(EDGES), st.sampled_from(EDGES), st.intege
                        st.sampled_from(["1.5", "S1901M", "x", "pause", "%00", " "]))
 QUERY_VALUE = st.one_of(st.sampled_from(EDGES), st.sampled_from(EDGES), st.integers(), TEXT,
                         st.sampled_from(["1", "0", "true", "S1901M", "all"]))
-#: what a route is never fuzzed with (a route of another part of the app, not an API)
-SKIPPED = {"/docs", "/openapi.json"}
-CREDENTIALS = ("/api/v1/account", "/api/v1/tokens", "/api/v1/session")
-
-
-def routes(app: Any) -> list[tuple[str, str, list[str], list[str]]]:
-    """(method, path, path parameters, query parameters) of every route of the app
-    (the API's and the pages'), read from the app. Routes that change the caller's
-    own credentials (password, tokens, session) come last, so they cannot log the
-    other routes' callers out before their turn."""
-    try:  # FastAPI 0.165 keeps included routers as such: walk them
-        from fastapi.routing import iter_route_contexts
-
-        contexts: list[Any] = list(iter_route_contexts(app.routes))
-    except ImportError:  # pragma: no cover - older FastAPI: the routes are flat
-        contexts = list(app.routes)
-    found = []
-    for route in contexts:
-        path, methods = getattr(route, "path", None), getattr(route, "methods", None)
-        if path is None or not methods or path in SKIPPED:
-            continue
-        names = re.findall(r"{(\w+)(?::\w+)?}", path)
-        dependant = getattr(route, "dependant", None)
-        query = sorted({p.alias for p in dependant.query_params}) if dependant else []
-        for method in sorted(set(methods) - {"HEAD", "OPTIONS"}):
-            found.append((method, path, names, query))
-    return sorted(found, key=lambda r: r[1].startswith(CREDENTIALS))
-
-
 def _fill(path: str, table: Table, values: dict[str, Any]) -> str:
     def one(match: re.Match[str]) -> str:
         value = values.get(match.group(1), table.id)
@@ -91,7 +62,7 @@ def _check(api: Api, table: Table, method: str, path: str, names: list[str],
 
 def test_every_route_answers_without_a_500(api: Api) -> None:
     table = api.full_game()
-    found = routes(api.client.app)
+    found = app_routes(api.client.app)
     paths = {p for _, p, _, _ in found}
     # the enumeration sees the API, the pages and their parameters
     assert {"/api/v1/games/{game_id}/phases", "/games/{game_id}",
