@@ -31,6 +31,7 @@ from random import Random
 from typing import ClassVar
 
 from standoff import (
+    Board,
     Convoy,
     GameRecord,
     Move,
@@ -49,6 +50,11 @@ from standoff import (
 
 from . import BaseBot, Setting, legal_for
 from .values import Values, tables
+
+#: in the autumn, what standing on a centre not yet the power's adds (times its value)
+CAPTURE = 1.0
+#: in the autumn, what standing on a build site the power needs free costs
+BLOCKED_SITE = 0.8
 
 
 class HeuristicBot(BaseBot):
@@ -153,7 +159,7 @@ class _Unit:
     __slots__ = ("choice", "convoys", "hold", "loc", "moves", "order", "prov",
                  "stay", "support_holds", "support_moves", "type")
 
-    def __init__(self, utype: UnitType, loc: str, options: list[Order]) -> None:
+    def __init__(self, utype: UnitType, loc: str, options: list[Order], board: Board) -> None:
         self.type = utype
         self.loc = loc
         self.prov = province_of(loc)
@@ -164,7 +170,8 @@ class _Unit:
         self.convoys: dict[tuple[str, str], Order] = {}
         for o in options:
             if isinstance(o, Move):
-                if not o.via_convoy:
+                # (a move that strikes without entering, City/Country .52, gains nothing)
+                if not o.via_convoy and board.can_enter(loc, o.dest):
                     self.moves.append(o)
             elif isinstance(o, SupportMove):
                 self.support_moves[province_of(o.target), province_of(o.dest)] = o
@@ -188,24 +195,59 @@ class _Movement:
         self.v, self.pos, self.pid, self.legal, self.vals = v, pos, pid, legal, vals
         self.rng, self.noise = rng, noise
         self.board = v.board_at(pos.phase)
-        self.units = [_Unit(u.type, u.location, legal[u.location])
+        self.units = [_Unit(u.type, u.location, legal[u.location], self.board)
                       for u in pos.units if u.power == pid and u.location in legal]
         self.next_board = self.board
         if v.timeline is not None:  # a changing map: where will a fleet still float?
             self.next_board = v.board_at(pos.phase.next_after_turn(v.calendar))
+        #: the season before the adjustments: centres change hands after it
+        self.autumn = pos.phase.is_last_season(v.calendar)
+        self.blocked = self.blocked_sites() if self.autumn else frozenset()
 
     # -- worth --------------------------------------------------------------------------
 
+    def blocked_sites(self) -> frozenset[str]:
+        """The power's build sites its own units stand on, when the centres it
+        owns would pay for more builds than its free sites take: a unit still
+        there after the autumn costs the power a build."""
+        pos, pid = self.pos, self.pid
+        mine = sum(1 for p in pos.centres.values() if p == pid)
+        units = sum(1 for u in pos.units if u.power == pid)
+        if mine <= units:
+            return frozenset()
+        sites = self.v.build_sites.sites(self.v, pid, dict(pos.centres), ())
+        ours = {u.province for u in pos.units if u.power == pid}
+        taken = [s for s in sites if s in ours]
+        free = sum(1 for s in sites if pos.unit_at(s) is None)
+        return frozenset(taken) if mine - units > free else frozenset()
+
     def worth(self, utype: UnitType | None, loc: str) -> float:
         """What a unit there is worth, a fleet the map is about to strand counted
-        as what it becomes (an army, or nothing if it disbands)."""
+        as what it becomes (an army, or nothing if it disbands). In the autumn a
+        centre not yet the power's is worth taking for itself (it changes hands
+        after this season), and a build site the power needs free costs a build."""
         if utype is UnitType.FLEET and self.next_board is not self.board \
                 and not self.next_board.can_stand(UnitType.FLEET, loc):
             prov = province_of(loc)
             if self.v.stranded_fleets == "army" and self.next_board.can_stand(UnitType.ARMY, prov):
-                return self.vals.army(prov)
+                return self.vals.army(prov) + self.autumn_bonus(prov)
             return 0.0
-        return self.vals.of(utype, loc)
+        value = self.vals.of(utype, loc)
+        if self.autumn:
+            value += self.autumn_bonus(province_of(loc))
+        return value
+
+    def autumn_bonus(self, prov: str) -> float:
+        """In the autumn: a centre ending the season in the power's hands is one
+        more build; a blocked build site one fewer."""
+        if not self.autumn:
+            return 0.0
+        if prov in self.blocked:
+            return -BLOCKED_SITE
+        if self.pos.centres.get(prov) != self.pid and prov in self.vals.base \
+                and self.next_board.provinces[prov].supply_centre:
+            return CAPTURE * self.vals.base[prov]
+        return 0.0
 
     def chance(self, u: _Unit, m: Move) -> float:
         """How likely the move is to succeed, from the strengths that can reach

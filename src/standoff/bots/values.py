@@ -40,11 +40,17 @@ class BoardTables:
     def __init__(self, board: Board) -> None:
         self.board = board
         centres = sorted(board.supply_centres)
+        # The searches run from each centre outwards, so a step p -> q stands for a
+        # unit at q entering p: a link that strikes without entering (City/Country
+        # .52) is no step towards the centre.
+        strike = board.strike_only
         # armies: every province is a node; entering a sea costs 2, land 1
+        army_graph = {p: frozenset(q for q in qs if (q, p) not in strike)
+                      for p, qs in board.neighbours.items()} if strike else board.neighbours
         army_dist: dict[str, dict[str, int]] = {}
         for c in centres:
             if board.provinces[c].is_land:
-                army_dist[c] = _dijkstra(c, board.neighbours,
+                army_dist[c] = _dijkstra(c, army_graph,
                                          lambda p: 2 if board.is_sea(p) else 1)
         self.army_near: dict[str, tuple[tuple[str, int], ...]] = \
             _invert(army_dist, [p for p in board.army_links])
@@ -52,6 +58,9 @@ class BoardTables:
         fleet_graph: dict[str, set[str]] = {loc: set(ds) for loc, ds in board.fleet_links.items()}
         for sea, others in board.canal_links.items():
             fleet_graph.setdefault(sea, set()).update(others)
+        if strike:
+            for loc, ds in fleet_graph.items():
+                ds.difference_update([d for d in ds if (d, loc) in strike])
         fleet_dist: dict[str, dict[str, int]] = {}
         for c in centres:
             starts = [loc for loc in board.locations_of(c) if loc in fleet_graph]
