@@ -31,15 +31,17 @@ HORIZON: Final = 7
 
 class BoardTables:
     """What a board lets the bot work out once: for each army location and
-    each fleet location, the supply centres within :data:`HORIZON` steps and
-    how many steps away; and for each location, the provinces a unit there
-    reaches (what it may attack or support)."""
+    each fleet location, the supply centres (and ``goals``: spaces the victory
+    rule names) within :data:`HORIZON` steps and how many steps away; and for
+    each location, the provinces a unit there reaches (what it may attack or
+    support)."""
 
     __slots__ = ("army_near", "board", "fleet_near", "fleet_reach")
 
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: Board, goals: frozenset[str] = frozenset()) -> None:
         self.board = board
-        centres = sorted(board.supply_centres)
+        open_goals = {g for g in goals if g in board.provinces and board.provinces[g].is_land}
+        centres = sorted(board.supply_centres | open_goals)
         # The searches run from each centre outwards, so a step p -> q stands for a
         # unit at q entering p: a link that strikes without entering (City/Country
         # .52) is no step towards the centre.
@@ -130,21 +132,22 @@ def _invert(by_centre: dict[str, dict[str, int]], locations: list[str]
     return {loc: tuple(sorted(v)) for loc, v in out.items()}
 
 
-_TABLES: dict[int, tuple[Board, BoardTables]] = {}
+_TABLES: dict[tuple[int, frozenset[str]], tuple[Board, BoardTables]] = {}
 _MAX_TABLES: Final = 32
 
 
-def tables(board: Board) -> BoardTables:
-    """The board's tables, built once per board (kept for the last
+def tables(board: Board, goals: frozenset[str] = frozenset()) -> BoardTables:
+    """The board's tables, built once per board and goals (kept for the last
     :data:`_MAX_TABLES` boards: a changing map has a few, a long-running judge
     meets the bundled variants and some designers' files)."""
-    found = _TABLES.get(id(board))
+    key = (id(board), goals)
+    found = _TABLES.get(key)
     if found is not None and found[0] is board:
         return found[1]
     if len(_TABLES) >= _MAX_TABLES:
         _TABLES.pop(next(iter(_TABLES)))
-    built = BoardTables(board)
-    _TABLES[id(board)] = (board, built)
+    built = BoardTables(board, goals)
+    _TABLES[key] = (board, built)
     return built
 
 
@@ -154,12 +157,20 @@ class Values:
 
     ``threat[prov]`` is the largest number of one other power's units that can
     move into ``prov`` next (its strength there with supports);
-    ``might[prov]`` the same for the power itself."""
+    ``might[prov]`` the same for the power itself. Both are read on the board
+    of ``t``, the one the units move on. The worth of a place is read on the
+    board of ``ahead`` when given: a changing map's board after this season,
+    where the units will stand once they have moved (its centres, its
+    distances). ``goals`` adds a worth to spaces the victory rule names."""
 
     def __init__(self, t: BoardTables, position: Position, power: str, powers: Iterable[str],
-                 decay: float, defence: float, neutral: float) -> None:
+                 decay: float, defence: float, neutral: float,
+                 ahead: BoardTables | None = None,
+                 goals: Mapping[str, float] | None = None) -> None:
         self.t = t
-        board = t.board
+        #: the tables the worth of a place is read from
+        self.d = ahead or t
+        board = self.d.board
         known = set(powers)
         counts: dict[str, dict[str, int]] = {}
         for u in position.units:
@@ -192,6 +203,10 @@ class Values:
                 base[c] = neutral
             else:  # weaker owners' centres are easier to take and keep
                 base[c] = 1.0 + 0.3 * max(0, mine - sizes.get(holder, 0)) / max(1, mine)
+        for g, worth in (goals or {}).items():
+            if g in board.provinces and board.provinces[g].is_land:
+                base[g] = base.get(g, 0.0) + worth
+        #: centre (or goal) -> its worth to the power
         self.base = base
         self.weights = [decay ** d for d in range(HORIZON + 1)]
         self._army: dict[str, float] = {}
@@ -202,7 +217,7 @@ class Values:
         v = self._army.get(loc)
         if v is None:
             base, w = self.base, self.weights
-            v = self._army[loc] = sum(base[c] * w[d] for c, d in self.t.army_near.get(loc, ()))
+            v = self._army[loc] = sum(base[c] * w[d] for c, d in self.d.army_near.get(loc, ()))
         return v
 
     def fleet(self, loc: str) -> float:
@@ -210,7 +225,7 @@ class Values:
         v = self._fleet.get(loc)
         if v is None:
             base, w = self.base, self.weights
-            v = self._fleet[loc] = sum(base[c] * w[d] for c, d in self.t.fleet_near.get(loc, ()))
+            v = self._fleet[loc] = sum(base[c] * w[d] for c, d in self.d.fleet_near.get(loc, ()))
         return v
 
     def of(self, unit: UnitType | None, loc: str) -> float:
