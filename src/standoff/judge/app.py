@@ -35,6 +35,7 @@ from .routes import ROUTERS
 from .scheduler import Scheduler
 from .settings import Settings
 from .web import install_pages
+from .worker import BotWorker
 
 DESCRIPTION = """The standoff judge: Diplomacy games of every bundled variant, played
 through this API by people (the web pages), bots and scripts.
@@ -50,6 +51,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     judge = Judge(settings, db)
     scheduler = Scheduler(judge)
     judge.wake = scheduler.wake
+    workers = BotWorker(judge, settings.bot_workers) if settings.scheduler else None
+    if workers is not None:
+        judge.listeners.append(workers.on_event)
     mailer = Mailer(judge) if settings.mail_enabled else None
     if mailer is not None:
         judge.listeners.append(mailer.on_event)
@@ -65,12 +69,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await run_in_threadpool(db.migrate)
         if settings.scheduler:
             scheduler.start()
+        if workers is not None:
+            workers.start()
         if mailer is not None:
             mailer.start()
         try:
             yield
         finally:
             await run_in_threadpool(scheduler.stop)
+            if workers is not None:
+                await run_in_threadpool(workers.stop)
             if mailer is not None:
                 await run_in_threadpool(mailer.stop)
             if metrics is not None:
@@ -81,6 +89,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   docs_url=None, redoc_url=None, lifespan=lifespan)
     app.state.judge = judge
     app.state.scheduler = scheduler
+    app.state.bot_worker = workers
     app.state.mailer = mailer
     install_error_handlers(app)
     install_docs(app)

@@ -1,7 +1,8 @@
 """The game as one caller sees it (``GameOut``): who plays what (hidden in an
 anonymous game, except each player's own and all of them for the master),
 who has submitted and is ready, never the pending orders themselves; the
-master's view adds the invite code and why a phase failed.
+master's view adds the invite code, why a phase failed and the phases in which a
+bot gave no orders. Every seat a bot plays says so (``bot``), to everyone.
 
 Shared by the game's routes and the master's (``routes/games.py``,
 ``routes/master.py``) and the game page (``web/pages.py``).
@@ -16,9 +17,12 @@ from sqlalchemy.orm import Session
 
 from .access import seat_of, seats_of
 from .auth import Caller
+from .bot_jobs import failures
 from .context import Judge
+from .db import utcnow
 from .models import GameRow, PendingOrdersRow, Seat, User
-from .schemas import GameOut, PowerOut
+from .schemas import BotFailureOut, GameOut, PowerOut
+from .seating import stand
 from .variants import VariantUnavailable
 
 Status = Literal["forming", "active", "finished"]
@@ -27,22 +31,30 @@ Status = Literal["forming", "active", "finished"]
 def game_out(s: Session, game: GameRow, who: Caller, j: Judge) -> GameOut:
     seats = seats_of(s, game.id)
     names = {uid: name for uid, name in s.execute(select(User.id, User.username).where(
-        User.id.in_([seat.user_id for seat in seats.values()] + [game.master_id])))}
+        User.id.in_([seat.user_id for seat in seats.values() if seat.user_id is not None]
+                    + [game.master_id])))}
     submitted = set(s.scalars(select(PendingOrdersRow.power).where(
         PendingOrdersRow.game_id == game.id, PendingOrdersRow.turn == game.turn)))
     mine = seat_of(seats, who.user_id)
     is_master = who.user_id == game.master_id
     active = game.status == "active"
+    now = utcnow()
     powers = {}
     for power in _powers(j, game, seats):
         seat = seats.get(power)
         shown = seat is not None and (not game.anonymous or is_master or seat is mine)
+        # who plays a seat now: a bot is disclosed to everyone, anonymous games included
+        st = stand(seat, now) if seat is not None else None
         powers[power] = PowerOut(
-            player=names.get(seat.user_id) if seat is not None and shown else None,
+            player=names.get(seat.user_id) if seat is not None and shown
+            and seat.user_id is not None else None,
             submitted=active and power in submitted,
             ready=active and seat is not None and seat.ready_turn == game.turn,
             nmr=seat.nmr if seat is not None else 0,
-            to_order=active and power in game.to_order)
+            to_order=active and power in game.to_order,
+            bot=st.bot if st is not None else None,
+            away=st is not None and st.kind == "away",
+            open=seat is not None and seat.open)
     return GameOut(
         id=game.id, name=game.name, variant=game.variant, status=_status(game.status),
         phase=game.phase, deadline=game.deadline, position=game.state["position"],
@@ -53,7 +65,12 @@ def game_out(s: Session, game: GameRow, who: Caller, j: Judge) -> GameOut:
         your_power=mine.power if mine is not None else None,
         invite=game.invite_code if is_master else None, created_at=game.created_at,
         variant_sha256=game.variant_sha256, set_aside=is_set_aside(game),
-        failure=game.failure if is_master and is_set_aside(game) else None)
+        failure=game.failure if is_master and is_set_aside(game) else None,
+        fill_bot=game.fill_bot, join_by=game.join_by, takeover_after=game.takeover_after,
+        takeover_bot=game.takeover_bot,
+        bot_failures=[BotFailureOut(turn=f.turn, phase=f.phase, power=f.power, bot=f.bot,
+                                    error=f.error or "", at=f.finished_at)
+                      for f in failures(s, game.id)] if is_master else [])
 
 
 def _powers(j: Judge, game: GameRow, seats: dict[str, Seat]) -> list[str]:

@@ -238,7 +238,8 @@ class Mailer:
         """The game's seats, and the e-mail address of each player and the master."""
         seats = {seat.power: seat for seat in s.scalars(select(Seat).where(
             Seat.game_id == game.id))}
-        ids = {seat.user_id for seat in seats.values()} | {game.master_id}
+        ids = {seat.user_id for seat in seats.values() if seat.user_id is not None} | {
+            game.master_id}
         emails = {uid: email for uid, email in s.execute(
             select(User.id, User.email).where(User.id.in_(ids))) if email}
         return seats, emails
@@ -253,7 +254,7 @@ class Mailer:
         """One mail per player (and the master), each naming only the reader's power:
         ``write(who)`` gives the subject and body for the reader ``who``."""
         readers = [(seat.user_id, self._name(game, power))
-                   for power, seat in sorted(seats.items())]
+                   for power, seat in sorted(seats.items()) if seat.user_id is not None]
         if game.master_id not in {uid for uid, _ in readers}:
             readers.append((game.master_id, "the master"))
         out = []
@@ -273,10 +274,14 @@ class Mailer:
                 return []
             seats, emails = self._people(s, game)
             players = {uid: name for uid, name in s.execute(select(User.id, User.username).where(
-                User.id.in_([seat.user_id for seat in seats.values()])))}
-            lines = [f"  {self._name(game, p)}" + ("" if game.anonymous else
-                                                   f": {players.get(seat.user_id, '?')}")
-                     for p, seat in sorted(seats.items())]
+                User.id.in_([seat.user_id for seat in seats.values()
+                             if seat.user_id is not None])))}
+            # a bot is disclosed even in an anonymous game; people are not
+            lines = [f"  {self._name(game, p)}" + (
+                f": the bot {seat.bot}" if seat.bot is not None and seat.user_id is None
+                else "" if game.anonymous else
+                f": {players.get(seat.user_id, '?') if seat.user_id is not None else '?'}")
+                for p, seat in sorted(seats.items())]
             title = self.judge.variants.rules(game).title
             rest = (f"First phase: {game.phase}; orders are due by {when(game.deadline)}.\n\n"
                     f"The powers{' (the game is anonymous)' if game.anonymous else ''}:\n"
@@ -296,6 +301,10 @@ class Mailer:
                 return []
             seats, emails = self._people(s, game)
             body = record.report_text or f"{record.phase} has been processed.\n"
+            if record.bots:
+                body += "\nPlayed by bots this phase: " + ", ".join(
+                    f"{self._name(game, p)} ({bot})" for p, bot in sorted(record.bots.items())
+                ) + ".\n"
             if game.status == "active" and game.turn == turn + 1:
                 body += f"\nNext: {game.phase}, orders due by {when(game.deadline)}.\n"
             subject = f"[standoff] {game.name}: {record.phase} results"

@@ -166,6 +166,15 @@ class GameRow(Base):
     failed_turn: Mapped[int | None] = mapped_column(Integer)
     failed_at: Mapped[datetime | None]
     failure: Mapped[str | None] = mapped_column(Text)
+    #: the bot that takes the seats still empty when the join period ends (None: the
+    #: game waits for people), and when that period ends (None: no end)
+    fill_bot: Mapped[str | None] = mapped_column(String(40))
+    join_by: Mapped[datetime | None] = mapped_column(index=True)
+    #: after this many phases in a row with nothing sent, a person's seat is played by
+    #: ``takeover_bot`` (and opened for a replacement) until they return; None: civil
+    #: disorder, as ever
+    takeover_after: Mapped[int | None] = mapped_column(Integer)
+    takeover_bot: Mapped[str | None] = mapped_column(String(40))
 
 
 class Seat(Base):
@@ -175,7 +184,20 @@ class Seat(Base):
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
                                          primary_key=True)
     power: Mapped[str] = mapped_column(String(40), primary_key=True)
-    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    #: the person who plays the power; None for a seat a bot was given for good, or one
+    #: its master opened for a replacement
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), index=True)
+    #: the bot playing the power now: for good (no person), or after a takeover until
+    #: its person returns or a replacement takes the seat
+    bot: Mapped[str | None] = mapped_column(String(40))
+    #: open for a new person to take over (with the power's history and press)
+    open: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    #: phases in a row in which the person had something to do and sent nothing
+    missed: Mapped[int] = mapped_column(Integer, server_default="0")
+    #: a declared absence: from, until, and the bot that plays meanwhile (None: holds)
+    away_from: Mapped[datetime | None]
+    away_until: Mapped[datetime | None]
+    away_bot: Mapped[str | None] = mapped_column(String(40))
     #: the turn this power said it is ready for
     ready_turn: Mapped[int | None] = mapped_column(Integer)
     #: phases in which this power had something to do and sent nothing
@@ -197,6 +219,9 @@ class PendingOrdersRow(Base):
     #: canonical order texts
     orders: Mapped[list[Any]]
     submitted_at: Mapped[datetime]
+    #: the bot that gave these orders (None: the power's person): a person's orders are
+    #: never overwritten by a bot's that finish later
+    by_bot: Mapped[str | None] = mapped_column(String(40))
 
 
 class PhaseRow(Base):
@@ -215,6 +240,8 @@ class PhaseRow(Base):
     processed_at: Mapped[datetime]
     #: the same report as the text of the results mail
     report_text: Mapped[str | None] = mapped_column(Text)
+    #: the powers a bot played in this phase, and which bot (history discloses them)
+    bots: Mapped[dict[str, Any] | None]
 
 
 class Message(Base):
@@ -311,3 +338,36 @@ class Heartbeat(Base):
 
     process: Mapped[str] = mapped_column(String(100), primary_key=True)
     at: Mapped[datetime]
+
+
+class BotJob(Base):
+    """One bot's orders for one power in one phase: a job any worker may take.
+
+    A worker claims a ``queued`` job (or a ``running`` one whose lease ran out: its
+    worker died) with a row lock, marks it ``running`` with its own ``claim`` token
+    and a lease, works out the orders with no lock held, and then, under the game's
+    row lock, stores them only if the job is still its own and the game still at
+    ``turn``: so each seat's orders are given once per phase whatever the number of
+    workers and restarts. ``failed`` (the bot raised, overran its budget, or gave an
+    order the rules refuse): the seat is in civil disorder for the phase, ``error``
+    says why, and its master sees it."""
+
+    __tablename__ = "bot_jobs"
+    __table_args__ = (UniqueConstraint("game_id", "turn", "power", name="uq_bot_jobs_seat"),
+                      Index("ix_bot_jobs_status_lease", "status", "lease_until"))
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    turn: Mapped[int] = mapped_column(Integer)
+    phase: Mapped[str] = mapped_column(String(20))
+    power: Mapped[str] = mapped_column(String(40))
+    bot: Mapped[str] = mapped_column(String(40))
+    #: queued, running, done, failed or stale (the phase was processed first)
+    status: Mapped[str] = mapped_column(String(10))
+    claim: Mapped[str | None] = mapped_column(String(32))
+    lease_until: Mapped[datetime | None]
+    attempts: Mapped[int] = mapped_column(Integer)
+    error: Mapped[str | None] = mapped_column(Text)
+    seconds: Mapped[float | None] = mapped_column(Float)
+    created_at: Mapped[datetime]
+    finished_at: Mapped[datetime | None]

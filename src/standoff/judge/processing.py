@@ -43,8 +43,9 @@ from .access import lock_game
 from .clock import clock_for, remind_time
 from .context import Judge
 from .db import utcnow
-from .models import GameRow, PendingOrdersRow, PhaseRow, Seat
+from .models import BotJob, GameRow, PendingOrdersRow, PhaseRow, Seat
 from .rules import Rules
+from .seating import close_phase, fill_with_bots, open_phase
 from .settings import Settings
 
 log = logging.getLogger("standoff.judge")
@@ -52,16 +53,62 @@ log = logging.getLogger("standoff.judge")
 TEST_DELAY_ENV = "STANDOFF_TEST_PROCESS_DELAY"
 
 
-def start_game(game: GameRow, rules: Rules, now: datetime, settings: Settings) -> None:
-    """Every power is seated: the first phase begins and its clock runs."""
+def start_game(s: Session, game: GameRow, rules: Rules, now: datetime,
+               settings: Settings) -> None:
+    """Every power is seated: the first phase begins, its clock runs, and the bots
+    seated are asked for their orders (``seating.open_phase``)."""
     phase, kind = rules.phase_of(game.state)
     game.status = "active"
     game.phase = phase
     game.to_order = rules.powers_to_order(game.state)
     game.started_at = now
+    game.join_by = None
     game.deadline, game.paused_remaining = clock_for(game, kind, now)
     game.remind_at = remind_time(settings, game, kind, game.deadline)
-    game.process_requested = not game.to_order
+    state = game.state
+    ready = open_phase(s, game, dict(_seats(s, game.id)), now,
+                       lambda: rules.powers_that_may_order(state))
+    game.process_requested = not game.to_order or ready
+
+
+def start_if_full(s: Session, game: GameRow, rules: Rules, now: datetime,
+                  settings: Settings) -> bool:
+    """Start the forming game if every power has a seat (a person's or a bot's)."""
+    if game.status != "forming" or set(_seat_powers(s, game.id)) < set(rules.powers):
+        return False
+    start_game(s, game, rules, now, settings)
+    return True
+
+
+def forming_games_due(j: Judge, now: datetime) -> list[int]:
+    """Forming games whose join period has ended and whose empty seats go to a bot."""
+    with j.db.read() as s:
+        return list(s.scalars(select(GameRow.id).where(
+            GameRow.status == "forming", GameRow.join_by <= now,
+            GameRow.fill_bot.is_not(None)).order_by(GameRow.join_by)))
+
+
+def fill_and_start(j: Judge, game_id: int, bot: str | None = None) -> int:
+    """Seat a bot in every empty seat of a forming game and start it: the join period
+    ended (the game's ``fill_bot``), or its master asked (``bot``). 1 if it started."""
+    now = utcnow()
+    with j.db.write() as s:
+        game = lock_game(s, game_id, skip_locked=bot is None)
+        if game is None or game.status != "forming":
+            return 0
+        if bot is None:
+            if game.fill_bot is None or game.join_by is None or game.join_by > now:
+                return 0
+            bot = game.fill_bot
+        rules = j.variants.rules(game)
+        fill_with_bots(s, game, rules.powers, dict(_seats(s, game_id)), bot, now)
+        start_if_full(s, game, rules, now, j.settings)
+        turn, starting = game.turn, game.process_requested
+    log.info("game %s: empty seats filled by bot %s; the game starts", game_id, bot)
+    j.notify("game_started", game_id)
+    if starting:
+        request_processing(j, game_id, turn)
+    return 1
 
 
 def vote_outcome(rules: Rules, state: dict[str, Any], seats: dict[str, Seat]
@@ -163,12 +210,14 @@ def _process_once(j: Judge, game_id: int, turn: int | None, wait: bool,
                           position=rec["position"], orders=rec["orders"],
                           results=rec["results"], events=rec["events"], report=result.report,
                           report_text=result.report_text, processed_at=now))
-        missed = [p for p in game.to_order if not orders.get(p)]
-        if missed:
-            s.execute(update(Seat).where(Seat.game_id == game_id, Seat.power.in_(missed))
-                      .values(nmr=Seat.nmr + 1))
+        seats = dict(_seats(s, game_id))
+        bots = close_phase(s, game, seats, {p for p, given in orders.items() if given}, now)
+        if bots:
+            s.get_one(PhaseRow, (game_id, current)).bots = bots
         s.execute(delete(PendingOrdersRow).where(PendingOrdersRow.game_id == game_id,
                                               PendingOrdersRow.turn == current))
+        s.execute(update(BotJob).where(BotJob.game_id == game_id, BotJob.turn == current,
+                                       BotJob.status == "queued").values(status="stale"))
         values: dict[str, object] = {
             "turn": current + 1, "state": result.state, "phase": result.phase,
             "to_order": result.to_order, "process_requested": False,
@@ -194,6 +243,11 @@ def _process_once(j: Judge, game_id: int, turn: int | None, wait: bool,
         if claimed != 1:  # cannot happen under the lock; refuse rather than double-process
             raise RuntimeError(f"game {game_id} turn {current} was processed by another "
                                "transaction")
+        if outcome is None:
+            s.refresh(game)
+            new_state = result.state
+            if open_phase(s, game, seats, now, lambda: rules.powers_that_may_order(new_state)):
+                game.process_requested = True
         _test_delay(game_id, current)
     log.info("game %s: processed %s (turn %s)%s", game_id, rec["phase"], current,
              f", game over: {outcome}" if outcome else "")
@@ -201,6 +255,10 @@ def _process_once(j: Judge, game_id: int, turn: int | None, wait: bool,
     if outcome is not None:
         j.notify("game_finished", game_id, outcome=outcome)
     return True
+
+
+def _seat_powers(s: Session, game_id: int) -> list[str]:
+    return list(s.scalars(select(Seat.power).where(Seat.game_id == game_id)))
 
 
 def _seats(s: Session, game_id: int) -> list[tuple[str, Seat]]:

@@ -260,6 +260,10 @@ class Rules:
     def _load(self, state: dict[str, Any]) -> GameRecord:
         return GameRecord.from_dict(state, self.registry)
 
+    def record(self, state: dict[str, Any]) -> GameRecord:
+        """The state as the engine's record (without history): what a bot is given."""
+        return self._load(state)
+
     def phase_of(self, state: dict[str, Any]) -> tuple[str, str]:
         """(short phase name, phase kind) of the state's current phase."""
         record = self._load(state)

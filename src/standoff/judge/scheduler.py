@@ -11,7 +11,9 @@ deadline passed while no server ran are processed as soon as one starts.
 At the same look, when the judge sends mail, it claims the reminders that have
 fallen due (:func:`clock.claim_reminder`: once per phase, whatever the number
 of processes) and tells the judge's listeners (``reminder_due``): the mail
-thread writes and sends them. It also purges expired sessions now and then.
+thread writes and sends them. It also purges expired sessions (and finished bot
+jobs) now and then, and at each look fills with bots the seats still empty in
+games whose join period has ended (``processing.fill_and_start``).
 
 A phase that fails for a reason of its own game (its variant no longer loads,
 the engine refuses its state) sets that game aside (``processing.set_aside``):
@@ -31,10 +33,11 @@ import time
 from sqlalchemy.exc import SQLAlchemyError
 
 from .auth import purge_expired
+from .bot_jobs import purge_finished
 from .clock import claim_reminder, due_games, due_reminders
 from .context import Judge
 from .db import utcnow
-from .processing import process_phase
+from .processing import fill_and_start, forming_games_due, process_phase
 
 log = logging.getLogger("standoff.judge")
 
@@ -70,6 +73,13 @@ class Scheduler:
     def tick(self) -> int:
         """Process what is due now; the number of phases this process processed."""
         done = 0
+        try:
+            for game_id in forming_games_due(self.judge, utcnow()):
+                done += fill_and_start(self.judge, game_id)
+        except SQLAlchemyError as exc:
+            log.error("filling seats at the end of join periods failed (%s); trying again "
+                      "at the next look", str(exc).splitlines()[0] if str(exc) else
+                      type(exc).__name__)
         for game_id, turn in due_games(self.judge):
             if self._stop.is_set():
                 break
@@ -95,6 +105,7 @@ class Scheduler:
         self._next_purge = now + PURGE_SECONDS
         try:
             gone = purge_expired(self.judge)
+            purge_finished(self.judge)
         except SQLAlchemyError as exc:
             log.error("purging expired sessions failed (%s); trying again later",
                       str(exc).splitlines()[0] if str(exc) else type(exc).__name__)

@@ -19,6 +19,8 @@ MAX_SECONDS = 30 * 24 * 3600
 Username = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{2,31}$")]
 Password = Annotated[str, StringConstraints(min_length=8, max_length=256)]
 OrderText = Annotated[str, StringConstraints(max_length=200)]
+#: a bundled bot's name (GET /api/v1/bots; an unknown one is refused with the choices)
+BotName = Annotated[str, StringConstraints(min_length=1, max_length=40)]
 Seconds = Annotated[int, Field(ge=1, le=MAX_SECONDS)]
 
 
@@ -62,6 +64,63 @@ class GameIn(StrictBody):
     anonymous: bool = False
     private: bool = Field(default=False, description="invite-only: players give the "
                                                      "game's invite code to take a seat")
+    power: Annotated[str, StringConstraints(max_length=40)] | None = Field(
+        default=None, description="the power the creator plays (a seat taken at once)")
+    bots: Annotated[dict[Annotated[str, StringConstraints(max_length=40)], BotName],
+                    Field(max_length=60)] | None = Field(
+        default=None, description="powers seated with a bot at once: {power: bot} "
+        "(GET /api/v1/bots)")
+    fill_bot: BotName | None = Field(
+        default=None, description="the bot that takes every seat still empty when the join "
+        "period ends")
+    join_seconds: Annotated[int, Field(ge=0, le=30 * 24 * 3600)] | None = Field(
+        default=None, description="how long the game waits for people (with fill_bot); 0: "
+        "fill the empty seats at once (a person alone with bots)")
+    takeover_after: Annotated[int, Field(ge=1, le=50)] | None = Field(
+        default=None, description="a bot plays a person's seat after this many phases in a "
+        "row with nothing sent, until they send orders again (and the seat is open for a "
+        "replacement); null: civil disorder")
+    takeover_bot: BotName | None = Field(default=None, description="the bot that takes such "
+                                         "seats (default: the strongest bundled bot that "
+                                         "answers quickly, heuristic)")
+
+
+class BotOut(BaseModel):
+    name: str
+    description: str
+
+
+class BotFailureOut(BaseModel):
+    turn: int
+    phase: str
+    power: str
+    bot: str
+    error: str
+    at: datetime | None
+
+
+class AwayIn(StrictBody):
+    start: datetime | None = Field(default=None, description="when the absence starts "
+                                   "(default: now)")
+    until: datetime = Field(description="when the seat returns to you")
+    bot: BotName | None = Field(default=None, description="the bot that plays meanwhile "
+                                "(null: your units hold, and no phase counts as missed)")
+
+
+class AwayOut(BaseModel):
+    power: str
+    start: datetime | None
+    until: datetime | None
+    bot: str | None
+
+
+class OpenSeatIn(StrictBody):
+    bot: BotName | None = Field(default=None, description="the bot that plays the seat "
+                                "until someone takes it (null: civil disorder meanwhile)")
+
+
+class FillIn(StrictBody):
+    bot: BotName = Field(description="the bot that takes every empty seat")
 
 
 class SeatIn(StrictBody):
@@ -144,6 +203,10 @@ class PowerOut(BaseModel):
     ready: bool
     nmr: int = Field(description="phases in which it had orders to give and gave none")
     to_order: bool = Field(description="has something to order this phase")
+    bot: str | None = Field(default=None, description="the bot playing this power now "
+                            "(shown to everyone, anonymous games included); null: a person")
+    away: bool = Field(default=False, description="its player is on leave (not why)")
+    open: bool = Field(default=False, description="open for a new player to take over")
 
 
 class GameSummaryOut(BaseModel):
@@ -202,6 +265,14 @@ class GameOut(BaseModel):
                             "and is set aside until the master retries it "
                             "(POST .../master/retry)")
     failure: str | None = Field(default=None, description="why it failed (master only)")
+    fill_bot: str | None = None
+    join_by: datetime | None = Field(default=None, description="when the empty seats go "
+                                     "to fill_bot")
+    takeover_after: int | None = None
+    takeover_bot: str | None = None
+    bot_failures: list[BotFailureOut] = Field(default_factory=list, description=(
+        "recent phases in which a bot gave no orders (civil disorder), and why (master "
+        "only)"))
 
 
 class SeatOut(BaseModel):

@@ -135,6 +135,13 @@ class Settings:
     #: serve Prometheus metrics at http://HOST:PORT/metrics, an address of their own
     #: (never the judge's port); empty: no metrics
     metrics_address: str = ""
+    #: bot workers (threads, each with its own bot process) run in this process: they
+    #: give the bots' orders (bot_jobs); 0 leaves that to ``standoff worker`` processes
+    bot_workers: int = 1
+    #: a bot's order set may take this long and this much memory (its process is
+    #: killed beyond them and the seat is in civil disorder for the phase)
+    bot_seconds: float = 10.0
+    bot_memory_mib: int = 2048
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "database_url", normalise_database_url(self.database_url))
@@ -149,6 +156,9 @@ class Settings:
             raise ValueError("STANDOFF_LOG_FORMAT must be text or json")
         if self.metrics_address:
             parse_address(self.metrics_address)
+        if self.bot_workers < 0 or self.bot_seconds <= 0 or self.bot_memory_mib < 256:
+            raise ValueError("STANDOFF_BOT_WORKERS must be at least 0, STANDOFF_BOT_SECONDS "
+                             "positive and STANDOFF_BOT_MEMORY_MIB at least 256")
 
     @property
     def mail_enabled(self) -> bool:

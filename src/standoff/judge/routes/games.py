@@ -15,21 +15,24 @@ server processes.
 from __future__ import annotations
 
 import secrets
+from datetime import timedelta
 from typing import Annotated
 
 from fastapi import APIRouter, Header, Query
 
 from ..access import game_for_update, get_game, invited, require_view, seat_of, seats_of
 from ..auth import CallerDep
-from ..context import JudgeDep
+from ..bots import DEFAULT_STAND_IN, bot_name
+from ..context import Judge, JudgeDep
 from ..db import utcnow
 from ..errors import ERROR_RESPONSES, conflict, forbidden
 from ..game_view import game_out
 from ..models import GameRow, Seat
-from ..processing import request_processing, start_game
+from ..processing import request_processing, start_if_full
 from ..quotas import check_game_limits
-from ..rules import bundled_variants, check_options, rule_options
+from ..rules import Rules, bundled_variants, check_options, rule_options
 from ..schemas import GameId, GameIn, GameOut, OptionOut, SeatIn, SeatOut, VariantOut
+from ..seating import fill_with_bots
 from ..uploads import choose_variant, claim_names
 
 router = APIRouter(prefix="/api/v1", tags=["games"], responses=ERROR_RESPONSES)
@@ -66,8 +69,10 @@ def create_game(body: GameIn, who: CallerDep, j: JudgeDep) -> GameOut:
     # the variant is checked (a designer's file in a bounded worker) and built before
     # the write transaction: no other request waits for it
     chosen = choose_variant(j, who.user_id, body.variant, body.variant_file, now)
-    state = chosen.rules.new_state(options)
-    phase, _ = chosen.rules.phase_of(state)
+    rules = chosen.rules
+    state = rules.new_state(options)
+    phase, _ = rules.phase_of(state)
+    seated = _seated_at_creation(body, rules)
     with j.db.write() as s:
         check_game_limits(s, j, who)
         if chosen.keys:
@@ -80,10 +85,55 @@ def create_game(body: GameIn, who: CallerDep, j: JudgeDep) -> GameOut:
                     paused_remaining=None, process_requested=False, outcome=None,
                     created_at=now, started_at=None, finished_at=None,
                     variant_file=chosen.text, variant_sha256=chosen.sha256, remind_at=None,
-                    reminded_turn=None, power_count=len(chosen.rules.powers))
+                    reminded_turn=None, power_count=len(rules.powers),
+                    fill_bot=body.fill_bot,
+                    join_by=now + timedelta(seconds=body.join_seconds if body.join_seconds
+                                            is not None else DEFAULT_JOIN_SECONDS)
+                    if body.fill_bot else None,
+                    takeover_after=body.takeover_after,
+                    takeover_bot=(body.takeover_bot or DEFAULT_STAND_IN)
+                    if body.takeover_after is not None else None)
         s.add(game)
         s.flush()
-        return game_out(s, game, who, j)
+        for power, bot in seated.items():
+            s.add(Seat(game_id=game.id, power=power, user_id=who.user_id if bot is None
+                       else None, bot=bot, open=False, missed=0, ready_turn=None, nmr=0,
+                       joined_at=now, draw_vote=False, concede_to=None))
+        s.flush()
+        if body.fill_bot is not None and body.join_seconds == 0:
+            fill_with_bots(s, game, rules.powers, seats_of(s, game.id), body.fill_bot, now)
+        started = start_if_full(s, game, rules, now, j.settings)
+        out, game_id, turn, due = game_out(s, game, who, j), game.id, game.turn, \
+            game.process_requested
+    if started:
+        j.notify("game_started", game_id)
+        if due:
+            request_processing(j, game_id, turn)
+    return out
+
+
+#: how long a game with ``fill_bot`` waits for people when it does not say
+DEFAULT_JOIN_SECONDS = 24 * 3600
+
+
+def _seated_at_creation(body: GameIn, rules: Rules) -> dict[str, str | None]:
+    """The seats a new game has at once: {power: bot}, None for the creator's own
+    (``power``). 422 for an unknown bot or power, 409 for a power given twice."""
+    for bot in (body.fill_bot, body.takeover_bot, *(body.bots or {}).values()):
+        if bot is not None:
+            bot_name(bot)
+    seated: dict[str, str | None] = {}
+    for text, bot in (body.bots or {}).items():
+        power = rules.power_id(text)
+        if power in seated:
+            raise conflict(f"{power} is given a bot twice")
+        seated[power] = bot
+    if body.power is not None:
+        mine = rules.power_id(body.power)
+        if mine in seated:
+            raise conflict(f"{mine} is given to a bot: you cannot play it too")
+        seated[mine] = None
+    return seated
 
 
 # GET /games (the lobby's listing, paged) is in lobby.py, with the limits on creating
@@ -107,19 +157,22 @@ def show_game(game_id: GameId, who: CallerDep, j: JudgeDep,
 
 @router.post("/games/{game_id}/seats", status_code=201, response_model=SeatOut)
 def take_seat(game_id: GameId, body: SeatIn, who: CallerDep, j: JudgeDep) -> SeatOut:
-    """Play a chosen power, or any free one. When the last power is taken the game
-    starts: its first phase begins and the clock runs."""
+    """Play a chosen power, or any free one. When the last power is taken (by people
+    and bots) the game starts: its first phase begins and the clock runs. In a game
+    under way, take a seat that is open for a replacement (``powers[p]["open"]``)."""
     now = utcnow()
     with j.db.write() as s:
         game = game_for_update(s, game_id)
         if not invited(game, who, body.invite):
             raise forbidden(f"game {game_id} is private: give its invite code to join")
-        if game.status != "forming":
-            raise conflict(f"game {game_id} has already started")
         seats = seats_of(s, game_id)
         mine = seat_of(seats, who.user_id)
         if mine is not None:
             raise conflict(f"you already play {mine.power} in game {game_id}")
+        if game.status != "forming":
+            power = _take_over(game, seats, body, who.user_id, j)
+            s.flush()
+            return SeatOut(power=power)
         rules = j.variants.rules(game)
         everyone = rules.powers
         if body.power is not None:
@@ -131,11 +184,11 @@ def take_seat(game_id: GameId, body: SeatIn, who: CallerDep, j: JudgeDep) -> Sea
             if not free:
                 raise conflict(f"game {game_id} is full")
             power = secrets.choice(free)
-        s.add(Seat(game_id=game_id, power=power, user_id=who.user_id, ready_turn=None, nmr=0,
-                   joined_at=now, draw_vote=False, concede_to=None))
-        started = len(seats) + 1 == len(everyone)
-        if started:
-            start_game(game, rules, now, j.settings)
+        s.add(Seat(game_id=game_id, power=power, user_id=who.user_id, bot=None, open=False,
+                   missed=0, ready_turn=None, nmr=0, joined_at=now, draw_vote=False,
+                   concede_to=None))
+        s.flush()
+        started = start_if_full(s, game, rules, now, j.settings)
         starting = game.process_requested
         turn = game.turn
     if started:
@@ -143,3 +196,28 @@ def take_seat(game_id: GameId, body: SeatIn, who: CallerDep, j: JudgeDep) -> Sea
     if starting:  # a first phase with nothing to do
         request_processing(j, game_id, turn)
     return SeatOut(power=power)
+
+
+def _take_over(game: GameRow, seats: dict[str, Seat], body: SeatIn, user_id: int,
+               j: Judge) -> str:
+    """A person takes an open seat of a game under way (a replacement): they play on
+    with the power's units, history, pending orders and press; a bot standing in
+    stops. 409 unless the game is running and the seat (or, with no power named,
+    some seat) is open."""
+    if game.status != "active":
+        raise conflict(f"game {game.id} is over")
+    open_seats = sorted(p for p, seat in seats.items() if seat.open)
+    if body.power is not None:
+        power = j.variants.rules(game).power_id(body.power)
+        if power not in open_seats:
+            raise conflict(f"{power} is taken in game {game.id}: only a seat its master "
+                           "or the game opened may be taken over")
+    elif open_seats:
+        power = open_seats[0]
+    else:
+        raise conflict(f"game {game.id} has already started and has no open seat")
+    seat = seats[power]
+    seat.user_id, seat.bot, seat.open, seat.missed = user_id, None, False, 0
+    seat.away_from = seat.away_until = seat.away_bot = None
+    seat.draw_vote, seat.concede_to = False, None
+    return power

@@ -27,6 +27,7 @@ from ..errors import ERROR_RESPONSES, conflict
 from ..models import GameRow, PendingOrdersRow, Seat
 from ..processing import request_processing
 from ..schemas import GameId, LegalOrderOut, OrdersIn, OrdersOut, ReadyIn, ReadyOut
+from ..seating import person_returns
 
 router = APIRouter(prefix="/api/v1", tags=["orders"], responses=ERROR_RESPONSES)
 
@@ -79,10 +80,11 @@ def submit_orders(game_id: GameId, body: OrdersIn, who: CallerDep, j: JudgeDep) 
             canonical = rules.check_orders(state, power, list(body.orders), stored)
         if row is None:
             s.add(PendingOrdersRow(game_id=game_id, turn=turn, power=power, orders=canonical,
-                                submitted_at=utcnow()))
+                                submitted_at=utcnow(), by_bot=None))
         else:
-            row.orders = canonical
-            row.submitted_at = utcnow()
+            row.orders, row.submitted_at, row.by_bot = canonical, utcnow(), None
+        # a person who sends orders is back: a bot standing in after a takeover stops
+        person_returns(s.get_one(Seat, (game_id, power)))
     return OrdersOut(power=power, phase=phase, orders=canonical)
 
 

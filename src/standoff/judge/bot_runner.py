@@ -1,0 +1,171 @@
+"""A bot's orders, worked out in a child process bounded in time and memory.
+
+A bot is code run on a game's position, and a position from a designer's
+variant file can be large; a bot that loops, or that needs more memory than the
+judge can spare, must cost its own seat a phase (civil disorder) and nothing
+else. So each bot worker keeps one child process (``python -m
+standoff.judge.bot_runner``) with an address-space limit set from outside
+(``prlimit``: no ``preexec_fn`` in a threaded server), and sends it one request a
+line (JSON): the variant (a bundled name, or a designer's text the first time
+the child meets it), the game's state, the power, the bot and its seed. It
+answers one line: the orders, or the error. No answer within the time limit:
+the child is killed (and started again for the next job) and the job fails with
+a sentence saying so.
+
+The child keeps the variants it has built, so a worker that plays the same
+games again and again builds each variant once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import select
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from typing import IO, Any
+
+
+class BotFailed(Exception):
+    """The bot gave no orders: it raised, overran its time, or ran out of memory."""
+
+
+@dataclass(frozen=True, slots=True)
+class BotRequest:
+    """What a bot needs to give one power's orders, as plain values."""
+
+    variant: str
+    #: the designer's variant text (None: a bundled variant) and its digest
+    text: str | None
+    sha256: str | None
+    state: dict[str, Any]
+    power: str
+    bot: str
+    seed: int
+
+
+class BotRunner:
+    """One child process at a time, asked one request at a time (not thread-safe:
+    each worker thread has its own)."""
+
+    def __init__(self, *, seconds: float, memory_mib: int) -> None:
+        self.seconds = seconds
+        self.memory_mib = memory_mib
+        self._child: subprocess.Popen[bytes] | None = None
+        #: the designers' texts this child has been sent (it keeps them)
+        self._sent: set[str] = set()
+
+    def orders(self, request: BotRequest) -> list[str]:
+        """The bot's orders for the request's power; :class:`BotFailed` with the reason."""
+        child = self._start()
+        line: dict[str, Any] = {"variant": request.variant, "sha256": request.sha256,
+                                "state": request.state, "power": request.power,
+                                "bot": request.bot, "seed": request.seed}
+        if request.text is not None and request.sha256 not in self._sent:
+            line["text"] = request.text
+        assert child.stdin is not None and child.stdout is not None
+        try:
+            child.stdin.write(json.dumps(line).encode("utf-8", "surrogatepass") + b"\n")
+            child.stdin.flush()
+        except (BrokenPipeError, OSError) as exc:
+            self.close()
+            raise BotFailed(f"the bot's process stopped ({exc})") from exc
+        if request.sha256 is not None and request.text is not None:
+            self._sent.add(request.sha256)
+        answer = _read_line(child.stdout, self.seconds)
+        if answer is None:
+            code = child.poll()
+            self.close()
+            if code is None:
+                raise BotFailed(f"the bot took longer than {self.seconds:g} s")
+            raise BotFailed(f"the bot's process ended (exit status {code}): it may have "
+                            f"needed more than {self.memory_mib} MiB")
+        reply = json.loads(answer)
+        if "error" in reply:
+            raise BotFailed(str(reply["error"]))
+        return [str(o) for o in reply["orders"]]
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        if self._child is not None and self._child.poll() is None:
+            return self._child
+        import resource
+
+        env = {k: v for k, v in os.environ.items() if not k.startswith("STANDOFF_")}
+        child = subprocess.Popen([sys.executable, "-m", "standoff.judge.bot_runner"],
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                 stderr=subprocess.DEVNULL, env=env)
+        size = self.memory_mib * 1024 * 1024
+        with contextlib.suppress(ProcessLookupError):  # died at once: the request says so
+            resource.prlimit(child.pid, resource.RLIMIT_AS, (size, size))
+        self._child, self._sent = child, set()
+        return child
+
+    def close(self) -> None:
+        """Stop the child (it is started again for the next request)."""
+        child, self._child = self._child, None
+        if child is None:
+            return
+        child.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            child.wait(5)
+        for stream in (child.stdin, child.stdout):
+            if stream is not None:
+                stream.close()
+
+
+def _read_line(stream: IO[bytes], seconds: float) -> bytes | None:
+    """One line from ``stream`` within ``seconds``; None on timeout or end of file."""
+    fd = stream.fileno()
+    deadline = time.monotonic() + seconds
+    chunks: list[bytes] = []
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0 or not select.select([fd], [], [], left)[0]:
+            return None
+        chunk = os.read(fd, 1 << 20)
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        if chunk.endswith(b"\n"):
+            return b"".join(chunks)
+
+
+def answer(request: dict[str, Any], kept: dict[str, Any]) -> dict[str, Any]:
+    """The child's answer to one request (``kept``: the variants' rules it built)."""
+    from standoff import bots
+
+    from .rules import bundled_rules, rules_from_text
+
+    key = request.get("sha256") or request["variant"]
+    rules = kept.get(key)
+    if rules is None:
+        text = request.get("text")
+        if request.get("sha256") and text is None:
+            return {"error": "the variant file was not sent"}
+        rules = rules_from_text(text, "uploaded variant") if text else bundled_rules(
+            request["variant"])
+        kept[key] = rules
+    record = rules.record(request["state"])
+    bot = bots.load(request["bot"], seed=int(request["seed"]))
+    return {"orders": bot.orders(record, request["power"])}
+
+
+def main() -> None:  # pragma: no cover - the child's loop, run by the judge's tests
+    kept: dict[str, Any] = {}
+    out = sys.stdout.buffer
+    for raw in sys.stdin.buffer:
+        try:
+            reply = answer(json.loads(raw.decode("utf-8", "surrogatepass")), kept)
+        except MemoryError:
+            reply = {"error": "the bot ran out of memory"}
+        except Exception as exc:
+            reply = {"error": f"the bot failed: {type(exc).__name__}: {exc}"[:1000]}
+        out.write(json.dumps(reply).encode() + b"\n")
+        out.flush()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

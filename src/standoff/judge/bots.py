@@ -1,0 +1,29 @@
+"""The bots the judge offers, and the check of a bot's name in a request.
+
+The judge seats only the bundled bots (``standoff.bots``), by name: a seat's bot
+is stored as its name and loaded by any worker, in any process, from that name
+and a seed (``worker.bot_seed``). An unknown name is refused with the choices.
+"""
+
+from __future__ import annotations
+
+from standoff import bots
+
+from .errors import ApiError
+
+#: the bot that stands in for a person after a takeover unless the game names one:
+#: the strongest bundled bot that answers in milliseconds
+DEFAULT_STAND_IN = "heuristic"
+
+
+def bots_on_offer() -> list[tuple[str, str]]:
+    """(name, description) of every bundled bot, weakest first."""
+    return [(b["name"], b["description"]) for b in bots.describe()]
+
+
+def bot_name(name: str) -> str:
+    """A bundled bot's name, as given; 422 naming the choices for any other."""
+    if name not in bots.names():
+        raise ApiError(422, f"there is no bot {name!r}: the bots are "
+                            f"{', '.join(bots.names())}")
+    return name
