@@ -1,21 +1,24 @@
 """The baseline: each unit (build site, removal) picks uniformly among its
-legal orders, as :func:`standoff.random_orders` picks them.
+legal orders, as :func:`standoff.random_orders` picks them: several fleets on
+one high sea each get their own pick (1939 IV 5.1), and a canal's owner orders
+its unit standing in the canal among the unit's own orders and gives each of
+its permissions with even chances (The Twentieth Century's canals).
 
-In a movement phase the bot picks from :func:`standoff.legal_orders` itself
-rather than through ``random_orders``: a canal's owner finds its PERMIT orders
-in the same list as the orders of its unit standing in the canal, where
-``random_orders`` makes one pick for both (the unit then goes unordered).
-Here the unit picks among its own orders and each permission is given or not
-with even chances.
+One call of ``random_orders`` picks for every power of a position, from one
+random stream per seed and phase: the bot keeps the last position's picks and
+answers every power asked about it from them (the arena asks up to thirteen
+powers about each position), so a power's answer still depends only on the
+record, seed and settings.
 """
 
 from __future__ import annotations
 
+from random import Random
 from typing import ClassVar
 
-from standoff import GameRecord, Order, PhaseKind, random_orders
+from standoff import GameRecord, random_orders
 
-from . import BaseBot, Setting, legal_for
+from . import BaseBot, Setting
 
 
 class RandomBot(BaseBot):
@@ -25,29 +28,30 @@ class RandomBot(BaseBot):
     description: ClassVar[str] = "Plays any legal order at random: a baseline to measure others by."
     SETTINGS: ClassVar[dict[str, Setting]] = {"move_bias": 0.0}
 
+    def __init__(self, *, seed: int | None = None, **settings: Setting) -> None:
+        super().__init__(seed=seed, **settings)
+        #: the last position asked about and every power's picks there (one
+        #: tuple, replaced whole: threads sharing the bot see an entry or none)
+        self._last: tuple[object, object, object, dict[str, list[str]]] | None = None
+
     def orders(self, record: GameRecord, power: str) -> list[str]:
         pid = record.variant.power(power)
+        return self.picks(record).get(pid, [])
+
+    def picks(self, record: GameRecord) -> dict[str, list[str]]:
+        """Every power's random orders for the record's position (kept while the
+        same position, options and variant are asked about)."""
+        pos, options, variant = record.position, record.options, record.variant
+        last = self._last
+        if last is not None and last[0] is pos and last[1] is options and last[2] is variant:
+            return last[3]
         bias = self.settings["move_bias"]
         assert isinstance(bias, float)
-        rng = self.rng(record, pid)
-        pos = record.position
-        if pos.phase.kind is not PhaseKind.MOVEMENT:
-            picks = random_orders(pos, rng, bias, record.options, record.variant)
-            return [str(o) for o in picks.get(pid, [])]
-        legal = legal_for(record).get(pid, {})
-        out: list[Order] = []
-        for u in pos.units:  # (several fleets on one high sea share its list)
-            if u.power != pid or u.location not in legal:
-                continue
-            choices = [o for o in legal[u.location] if o.kind != "permit"]
-            if bias:
-                moves = [o for o in choices if o.kind == "move"]
-                if moves and rng.random() < bias:
-                    choices = moves
-            out.append(rng.choice(choices))
-        for _loc, options in sorted(legal.items()):
-            out.extend(o for o in options if o.kind == "permit" and rng.random() < 0.5)
-        return [str(o) for o in out]
+        rng = Random(f"{self.seed}:{variant.name}:{pos.phase!r}")
+        found = {p: [str(o) for o in orders]
+                 for p, orders in random_orders(pos, rng, bias, options, variant).items()}
+        self._last = (pos, options, variant, found)
+        return found
 
 
 BOT = RandomBot

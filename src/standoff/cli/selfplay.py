@@ -1,7 +1,8 @@
-"""``standoff selfplay``: many random games over worker processes, written as JSON lines.
+"""``standoff selfplay``: many games over worker processes, written as JSON lines.
 
 The games are played by :mod:`standoff.selfplay` (multiprocessing, or Ray with
-``--ray``); this command checks the settings, opens the output before any
+``--ray``), with random legal orders or, with ``--bot NAME``, by that bundled
+bot at every power; this command checks the settings, opens the output before any
 worker starts (an unwritable path is one error line, not a lost run), writes
 each finished game as one line and flushes it, and draws a progress bar on
 stderr. Ctrl-C stops the workers and keeps every game already written: the
@@ -68,6 +69,10 @@ class _Interrupt:
                    "Default: 20 years of play.")
 @click.option("--move-bias", type=float, default=0.7, show_default=True,
               help="The chance a unit picks among its moves rather than any order.")
+@click.option("--bot", default=None, metavar="NAME",
+              help="A bundled bot (see 'standoff bots' in the docs: random, heuristic, "
+                   "search) playing every power. Default: random legal orders "
+                   "(--move-bias).")
 @click.option("--batch", "batch_size", type=int, default=8, show_default=True,
               help="Games per batch (the unit of work sent to a worker).")
 @click.option("--output", "-o", required=True, metavar="FILE",
@@ -79,10 +84,11 @@ class _Interrupt:
 @click.option("--no-progress", is_flag=True, help="No progress bar; only the summary.")
 @friendly
 def selfplay(games: int, workers: int | None, variant: str, seed: int, max_year: int | None,
-             move_bias: float, batch_size: int, output: str, use_ray: bool,
+             move_bias: float, bot: str | None, batch_size: int, output: str, use_ray: bool,
              ray_address: str | None, no_progress: bool) -> None:
-    """Play many random games at once, each written as one JSON line."""
-    settings = plan(games, variant, seed, max_year, move_bias, batch_size)
+    """Play many games at once (random, or a bot at every power), each written as one
+    JSON line."""
+    settings = plan(games, variant, seed, max_year, move_bias, batch_size, bot)
     count = (os.cpu_count() or 1) if workers is None else workers
     if count < 1:
         raise SelfPlayError(f"--workers must be at least 1 (got {count})")
@@ -91,12 +97,12 @@ def selfplay(games: int, workers: int | None, variant: str, seed: int, max_year:
             results = run_ray(settings, count, stop=interrupt, address=ray_address)
         else:
             results = run_local(settings, count, stop=interrupt)
-        done, ends, phases, seconds = _write(settings, results, out, no_progress)
+        done, ends, phases, seconds, refused = _write(settings, results, out, no_progress)
     where = "stdout" if output == "-" else output
     if interrupt.raised:
         click.echo(f"interrupted: {done} of {games} games written to {where}", err=True)
         sys.exit(INTERRUPTED)
-    click.echo(_summary(settings, ends, phases, seconds), err=True)
+    click.echo(_summary(settings, ends, phases, seconds, refused), err=True)
 
 
 @contextlib.contextmanager
@@ -110,11 +116,12 @@ def _open(output: str) -> Iterator[TextIO]:
 
 
 def _write(settings: SelfPlay, results: Generator[BatchResult, None, None], out: TextIO,
-           quiet: bool) -> tuple[int, Counter[str], int, float]:
-    """Write each game as it arrives; (games written, ends counted, phases, seconds)."""
+           quiet: bool) -> tuple[int, Counter[str], int, float, int]:
+    """Write each game as it arrives; (games written, ends counted, phases, seconds,
+    order sets refused)."""
     start = time.perf_counter()
     ends: Counter[str] = Counter()
-    phases = done = 0
+    phases = done = refused = 0
     bar = Progress(TextColumn("self-play"), BarColumn(), MofNCompleteColumn(),
                    TextColumn("games, {task.fields[phases]:,} phases, "
                               "{task.fields[rate]:,.0f} phases/s"),
@@ -128,18 +135,23 @@ def _write(settings: SelfPlay, results: Generator[BatchResult, None, None], out:
                 out.flush()
                 ends[game.end] += 1
                 phases += game.phases
+                refused += game.refused
                 done += 1
             rate = phases / max(time.perf_counter() - start, 1e-9)
             bar.update(task, completed=done, phases=phases, rate=rate)
-    return done, ends, phases, time.perf_counter() - start
+    return done, ends, phases, time.perf_counter() - start, refused
 
 
-def _summary(settings: SelfPlay, ends: Counter[str], phases: int, seconds: float) -> str:
+def _summary(settings: SelfPlay, ends: Counter[str], phases: int, seconds: float,
+             refused: int = 0) -> str:
     games = sum(ends.values())
     parts = [f"{ends['win']} won", f"{ends['draw']} drawn at the {settings.max_year} cap"]
     if ends["no_winner"]:
         parts.append(f"{ends['no_winner']} ended with no winner")
     if ends["cap"]:
         parts.append(f"{ends['cap']} stopped at the cap with a lone survivor")
+    if refused:
+        parts.append(f"{refused} order sets refused by the rules (those powers sent nothing)")
+    played = f"; the {settings.bot} bot at every power" if settings.bot else ""
     return (f"{games} games, {phases:,} phases in {seconds:.1f} s: "
-            f"{phases / max(seconds, 1e-9):,.0f} phases/s; {', '.join(parts)}")
+            f"{phases / max(seconds, 1e-9):,.0f} phases/s; {', '.join(parts)}{played}")

@@ -44,11 +44,14 @@ _JUDGE_MODULES = {"fastapi", "starlette", "uvicorn", "sqlalchemy", "alembic", "a
 @click.option("--metrics-address", default=None, metavar="HOST:PORT",
               help="Serve Prometheus metrics at http://HOST:PORT/metrics, an address of "
                    "their own (env STANDOFF_METRICS_ADDRESS). Default: no metrics.")
+@click.option("--bot-workers", default=None, type=click.IntRange(0, 64),
+              help="Threads giving the bots' orders in each server process (env "
+                   "STANDOFF_BOT_WORKERS; default 1). 0: leave that to `standoff worker`.")
 def serve(host: str, port: int, database_url: str | None, workers: int,
           smtp_host: str | None, smtp_port: int | None, smtp_from: str | None,
           smtp_user: str | None, smtp_password: str | None,
           smtp_starttls: bool | None, trusted_proxies: str | None, log_format: str | None,
-          metrics_address: str | None) -> None:
+          metrics_address: str | None, bot_workers: int | None) -> None:
     """Run the web judge (the 'judge' extra): the HTTP API at /api/v1, its docs at /docs.
 
     The database is migrated to the newest schema on start. Other settings come
@@ -76,8 +79,47 @@ def serve(host: str, port: int, database_url: str | None, workers: int,
         overrides["log_format"] = log_format
     if metrics_address is not None:
         overrides["metrics_address"] = metrics_address
+    if bot_workers is not None:
+        overrides["bot_workers"] = bot_workers
     try:
         run(Settings.from_env(**overrides))
     except (ServeError, ValueError) as exc:  # ValueError: a STANDOFF_* value that is no value
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+
+
+@cli.command()
+@click.option("--database-url", envvar="STANDOFF_DATABASE_URL", default=None,
+              help="The judge's database (env STANDOFF_DATABASE_URL): the same as its "
+                   "servers'. Default: sqlite:///standoff.db.")
+@click.option("--threads", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="Bot workers in this process (each with its own bot process).")
+@click.option("--log-format", default=None, type=click.Choice(["text", "json"]),
+              help="text (default) or json (env STANDOFF_LOG_FORMAT).")
+def worker(database_url: str | None, threads: int, log_format: str | None) -> None:
+    """Give the bots' orders for a judge (the 'judge' extra), beside its servers.
+
+    Takes bot jobs from the judge's database with row locks, so any number of
+    workers, here or on other machines sharing a PostgreSQL database, share the
+    work and each seat's orders are given once per phase. Stops on SIGTERM or
+    Ctrl-C after finishing the jobs in hand.
+    """
+    try:
+        from standoff.judge.serve import ServeError, run_worker
+        from standoff.judge.settings import Settings
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").split(".")[0] not in _JUDGE_MODULES:
+            raise
+        click.echo("error: the worker needs the 'judge' extra: pip install 'standoff[judge]'",
+                   err=True)
+        sys.exit(2)
+    overrides: dict[str, Any] = {"bot_workers": threads}
+    if database_url:
+        overrides["database_url"] = database_url
+    if log_format is not None:
+        overrides["log_format"] = log_format
+    try:
+        run_worker(Settings.from_env(**overrides))
+    except (ServeError, ValueError) as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)

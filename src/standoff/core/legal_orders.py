@@ -94,43 +94,70 @@ def random_orders(position: Position, rng: random.Random, move_bias: float = 0.0
 
     Each pick is uniform over the unit's legal orders, the same pick
     ``rng.choice(legal_orders(position)[power][loc])`` makes from the same
-    random stream; in a movement phase it is made without building those
-    lists (several hundred orders, most of a self-play phase's cost): a unit's
-    moves are worked out first, its other orders only when the pick is among
-    them, and only the chosen order is looked up.
-    Several fleets of one power on a high sea (1939 IV 5.1) share that sea's
-    list and each gets its own pick.
+    random stream (less any PERMIT orders listed with them, below); in a
+    movement phase it is made without building those lists (several hundred
+    orders, most of a self-play phase's cost): a unit's moves are worked out
+    first, its other orders only when the pick is among them, and only the
+    chosen order is looked up.
+
+    Several units of one power on a high sea (1939 IV 5.1: any number of
+    fleets may be there) share that sea's list, and each gets its own pick:
+    its own order in a movement phase, its own removal where removals are due.
+    A canal's owner (The Twentieth Century, "Straits & Canals") finds its
+    PERMIT orders under the canal, beside the orders of its unit standing
+    there, if any: the unit picks among its own orders only, and each PERMIT is
+    then given with even chances (a uniform pick among the sets of powers the
+    owner may let through).
     """
     v = variant or load_variant(position.variant)
-    if position.phase.kind is PhaseKind.MOVEMENT:
-        board = v.board_at(position.phase)
-        menu = _movement_menu(board, v, position)
-        if not board.high_seas:
-            return {power: [_pick(rng, entry, move_bias) for entry in locs.values()]
-                    for power, locs in menu.items()}
-        stacked: dict[tuple[str, str], int] = {}
-        for u in position.units:
-            if province_of(u.location) in board.high_seas:
-                stacked[u.power, u.location] = stacked.get((u.power, u.location), 0) + 1
-        return {power: [_pick(rng, entry, move_bias) for loc, entry in locs.items()
-                        for _ in range(stacked.get((power, loc), 1))]
-                for power, locs in menu.items()}
+    board = v.board_at(position.phase)
+    stacked = _stacked(board, position) if board.high_seas else {}
     out: dict[str, list[Order]] = {}
+    picks: list[Order]
+    if position.phase.kind is PhaseKind.MOVEMENT:
+        menu = _movement_menu(board, v, position)
+        for power, locs in menu.items():
+            picks = []
+            for loc, entry in locs.items():
+                if entry.unit is not None:
+                    for _ in range(stacked.get((power, loc), 1)):
+                        picks.append(_pick(rng, entry, move_bias))
+                if entry.permits is not None:
+                    for seg in entry.permits:
+                        for permit in seg:
+                            if rng.random() < 0.5:
+                                picks.append(permit)
+            out[power] = picks
+        return out
     due: dict[str, int] = {}
     if position.phase.kind is PhaseKind.ADJUSTMENT:
         due = adjustment_counts(v, position)
-    for power, locs in legal_orders(position, options, v).items():
+    for power, lists in legal_orders(position, options, v).items():
         picks = []
-        for choices in locs.values():
+        removing = due.get(power, 0) < 0
+        for loc, choices in lists.items():
             if move_bias:
                 active = [o for o in choices if _changes_board(o)]
                 if active and rng.random() < move_bias:
                     choices = active
-            picks.append(rng.choice(choices))
+            pick: Order = rng.choice(choices)
+            picks.append(pick)
+            if removing:  # one removal per unit of a stack on a high sea
+                picks.extend([pick] * (stacked.get((power, loc), 1) - 1))
         if power in due:  # one pick per site or unit; a power may use only so many
             picks = picks[:abs(due[power])]
         out[power] = picks
     return out
+
+
+def _stacked(board: Board, position: Position) -> dict[tuple[str, str], int]:
+    """(power, high sea) -> how many of the power's units stand there."""
+    stacked: dict[tuple[str, str], int] = {}
+    for u in position.units:
+        if province_of(u.location) in board.high_seas:
+            key = (u.power, u.location)
+            stacked[key] = stacked.get(key, 0) + 1
+    return stacked
 
 
 def _pick(rng: random.Random, entry: _Entry, move_bias: float) -> Order:
@@ -143,7 +170,7 @@ def _pick(rng: random.Random, entry: _Entry, move_bias: float) -> Order:
         changing += len(seg)
     if move_bias and changing > 0 and rng.random() < move_bias:
         return _at_index(entry.changing, _below(rng, changing))
-    segments = entry.segments()
+    segments = entry.unit_segments()
     total = 0
     for seg in segments:
         total += len(seg)
@@ -388,9 +415,10 @@ class _Layout:
 
 class _Entry:
     """The legal orders at one location of a movement phase, in segments: its
-    board-changing ones (moves, convoyed moves) at once, the rest (hold,
-    supports, convoys, a canal owner's permits) when first asked for. A random
-    player that picks among the moves (``move_bias``) never needs the rest."""
+    board-changing ones (moves, convoyed moves) at once, the rest of the unit's
+    (hold, supports, convoys) when first asked for, and a canal owner's permits
+    apart. A random player that picks among the moves (``move_bias``) never
+    needs the rest."""
 
     __slots__ = ("_all", "changing", "layout", "menu", "permits", "unit")
 
@@ -407,15 +435,13 @@ class _Entry:
             self.menu = _unit_menu(layout.board, unit.type, unit.location)
             self.changing = _changing(layout, unit, self.menu)
 
-    def segments(self) -> list[Segment]:
-        """Every legal order here, in segments, in the order :func:`legal_orders` lists
-        them: hold, moves, convoyed moves, supports, convoys, permits."""
+    def unit_segments(self) -> list[Segment]:
+        """The unit's legal orders, in segments, in the order :func:`legal_orders` lists
+        them: hold, moves, convoyed moves, supports, convoys (no permits)."""
         if self._all is None:
             u, menu = self.unit, self.menu
             self._all = [] if u is None or menu is None else \
                 _all_segments(self.layout, u, menu, self.changing)
-            if self.permits is not None:
-                self._all.extend(self.permits)
         return self._all
 
 

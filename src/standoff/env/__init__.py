@@ -3,7 +3,8 @@
 * :class:`DiplomacyParallelEnv` (``parallel.py``): a PettingZoo ``ParallelEnv``,
   every power an agent, one step per phase;
 * :class:`DiplomacyEnv` (``single.py``): a Gymnasium ``Env`` for one learning
-  power, the others played by a policy (random legal orders by default);
+  power, the others played by a policy (random legal orders by default) or by
+  a bot (``opponents="heuristic"``, or any object with ``orders(record, power)``);
 * the action space and masks (``actions.py``, with the convoy routes it must
   name in ``convoys.py``), the observations (``observations.py``) and the
   reward scheme (``rewards.py``).
@@ -27,10 +28,10 @@ from .convoys import ConvoyRoutes, convoy_routes
 from .observations import ObservationEncoder
 from .parallel import DiplomacyParallelEnv, Observation, board_text
 from .rewards import RewardScheme
-from .single import DiplomacyEnv, Policy, RandomPolicy
+from .single import DiplomacyEnv, Opponents, Policy, RandomPolicy
 
 __all__ = [
     "ActionTable", "ConvoyRoutes", "DiplomacyEnv", "DiplomacyParallelEnv", "Observation",
-    "ObservationEncoder", "Policy", "RandomPolicy", "RewardScheme", "action_table",
+    "ObservationEncoder", "Opponents", "Policy", "RandomPolicy", "RewardScheme", "action_table",
     "board_text", "convoy_routes",
 ]

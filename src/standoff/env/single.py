@@ -1,12 +1,24 @@
-"""A Gymnasium ``Env`` for one learning power; the other powers play a given policy.
+"""A Gymnasium ``Env`` for one learning power; the other powers play a given policy or bot.
 
 The learner's observation and action spaces are its spaces in
 :class:`~standoff.env.DiplomacyParallelEnv` (the same objects). Each step the
-other powers still in the game act through ``opponents``, a :data:`Policy`:
-a callable from an agent's name and observation to its action. The default,
-:class:`RandomPolicy`, gives every unit a uniformly random legal order (as
-``standoff.random_orders`` does), seeded by ``reset(seed=...)``, so a seeded
-episode replays exactly.
+other powers still in the game act through ``opponents``, one of:
+
+* a :data:`Policy`: a callable from an agent's name and observation to its
+  action. The default, :class:`RandomPolicy`, gives every unit a uniformly
+  random legal order (as ``standoff.random_orders`` does), seeded by
+  ``reset(seed=...)``, so a seeded episode replays exactly;
+* a bot: a bundled bot's name (``"heuristic"``: :func:`standoff.bots.names`),
+  loaded again at each ``reset`` with a seed drawn from the episode's seed, or
+  any object with an ``orders(record, power) -> list[str]`` method (the bots'
+  contract, ``docs/bots.md``), used as given. Bots answer in order text, not
+  actions: each opponent is asked about the game's record before any order of
+  the phase is given (as every front end that seats bots asks,
+  :mod:`standoff.selfplay.with_bots`), and its orders are submitted to the game
+  as they are, so an order the action space cannot name (a convoy route longer
+  than the Twentieth Century's table lists) is still played. An order set the
+  rules refuse is dropped (that power sends nothing) and counted in
+  :attr:`DiplomacyEnv.refused`.
 
 The episode ends for the learner when it is eliminated (``terminated``), when
 the game ends (``terminated``), or at ``max_years`` (``truncated``).
@@ -20,7 +32,9 @@ from typing import Any
 import gymnasium
 import numpy as np
 
-from standoff import DEFAULT, Options, Variant, load_variant
+from standoff import DEFAULT, Options, Variant, bots, load_variant
+from standoff.selfplay import Player, Refusal
+from standoff.selfplay.with_bots import ask, submit
 
 from .actions import Actions, ActionTable
 from .parallel import DiplomacyParallelEnv, Observation
@@ -28,6 +42,10 @@ from .rewards import RewardScheme
 
 #: an opponent: (agent, its observation) -> its action
 Policy = Callable[[str, Observation], Any]
+
+#: what ``opponents=`` takes: a policy, a bundled bot's name, or a bot (anything
+#: with the bots' ``orders(record, power)`` method)
+Opponents = Policy | str | Player
 
 
 class RandomPolicy:
@@ -47,12 +65,15 @@ class RandomPolicy:
 
 
 class DiplomacyEnv(gymnasium.Env[Observation, Actions]):
-    """One power learns; the others follow ``opponents`` (see the module's docstring)."""
+    """One power learns; the others follow ``opponents`` (see the module's docstring).
+
+    ``bot`` is the opponents' bot (None while they play a :data:`Policy`);
+    ``refused`` lists the order sets the rules refused it this episode."""
 
     metadata = {"render_modes": ["ansi"]}  # noqa: RUF012  (Gymnasium's attribute)
 
     def __init__(self, variant: str | Variant = "standard", power: str | None = None, *,
-                 opponents: Policy | None = None, max_years: int = 50,
+                 opponents: Opponents | None = None, max_years: int = 50,
                  rewards: RewardScheme | None = None, max_convoy_fleets: int | None = None,
                  options: Options = DEFAULT, render_mode: str | None = None) -> None:
         v = variant if isinstance(variant, Variant) else load_variant(variant)
@@ -63,7 +84,20 @@ class DiplomacyEnv(gymnasium.Env[Observation, Actions]):
         self.power = v.power(power) if power is not None else self.game.possible_agents[0]
         self.render_mode = render_mode
         self._random = RandomPolicy(self.game.table)
-        self.opponents: Policy = opponents if opponents is not None else self._random
+        self._bot_name: str | None = None
+        self.bot: Player | None = None
+        self.opponents: Policy = self._random
+        if isinstance(opponents, str):
+            self._bot_name = opponents
+            self.bot = bots.load(opponents)  # an unknown name fails here (ValueError naming them)
+        elif opponents is not None and callable(getattr(opponents, "orders", None)):
+            self.bot = opponents  # type: ignore[assignment]  # checked: it has orders()
+        elif opponents is not None and callable(opponents):
+            self.opponents = opponents
+        elif opponents is not None:
+            raise TypeError("opponents must be a policy (agent, observation) -> action, a bot "
+                            f"name or an object with orders(record, power), not {opponents!r}")
+        self.refused: list[Refusal] = []
         self.observation_space = self.game.observation_space(self.power)
         self.action_space = self.game.action_space(self.power)
         self._observations: dict[str, Observation] = {}
@@ -74,6 +108,9 @@ class DiplomacyEnv(gymnasium.Env[Observation, Actions]):
         :meth:`DiplomacyParallelEnv.reset`)."""
         super().reset(seed=seed)
         self._random.seed(int(self.np_random.integers(2**63)) if seed is not None else None)
+        if self._bot_name is not None:
+            self.bot = bots.load(self._bot_name, seed=int(self.np_random.integers(2**32)))
+        self.refused = []
         self._observations, infos = self.game.reset(seed=seed, options=options)
         if self.power not in self._observations:
             raise ValueError(f"{self.power} has no units and no centres in that position")
@@ -83,8 +120,16 @@ class DiplomacyEnv(gymnasium.Env[Observation, Actions]):
         if self.power not in self.game.agents:
             raise RuntimeError("the episode is over: call reset() to start another")
         actions: dict[str, Any] = {self.power: action}
-        for agent in self.game.agents:
-            if agent != self.power:
+        others = [a for a in self.game.agents if a != self.power]
+        if self.bot is not None:
+            # the bots' orders go into the record before the step; an opponent with
+            # no action is left out of the step's own submissions
+            record = self.game.record
+            answers = ask(record, dict.fromkeys(others, self.bot))
+            self.game.record, refused = submit(record, answers)
+            self.refused += refused
+        else:
+            for agent in others:
                 actions[agent] = self.opponents(agent, self._observations[agent])
         obs, rewards, terminated, truncated, infos = self.game.step(actions)
         self._observations = obs

@@ -44,8 +44,10 @@ log = logging.getLogger("standoff.judge")
 
 #: a job is given up (civil disorder) after this many claims whose workers died
 MAX_ATTEMPTS = 3
-#: a claim's lease beyond the bot's own time limit (reading the game, checking orders)
-LEASE_GRACE_SECONDS = 30.0
+#: a claim's lease: twice the bot's own time limit (reading the game and checking its
+#: orders take far less than the bot) and a few seconds more; a job whose worker died
+#: is taken again once it runs out
+LEASE_GRACE_SECONDS = 5.0
 #: finished jobs are kept this long (the master sees recent failures), then purged
 KEEP_FINISHED = timedelta(days=30)
 
@@ -66,7 +68,7 @@ class Claimed:
 def claim(j: Judge, now: datetime | None = None) -> Claimed | None:
     """Take the next job (oldest first), or None when there is none to take."""
     now = now or utcnow()
-    lease = timedelta(seconds=j.settings.bot_seconds + LEASE_GRACE_SECONDS)
+    lease = timedelta(seconds=2 * j.settings.bot_seconds + LEASE_GRACE_SECONDS)
     with j.db.write() as s:
         job = s.scalars(
             select(BotJob)

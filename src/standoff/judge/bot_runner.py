@@ -14,6 +14,10 @@ a sentence saying so.
 
 The child keeps the variants it has built, so a worker that plays the same
 games again and again builds each variant once.
+
+``STANDOFF_TEST_BOT_DELAY`` (seconds) is a test hook, read only here: the child
+sleeps that long before each answer, so the tests can kill a worker in the middle
+of a job, or make a bot overrun its time. Never set it in production.
 """
 
 from __future__ import annotations
@@ -27,6 +31,9 @@ import sys
 import time
 from dataclasses import dataclass
 from typing import IO, Any
+
+
+TEST_DELAY_ENV = "STANDOFF_TEST_BOT_DELAY"
 
 
 class BotFailed(Exception):
@@ -93,7 +100,8 @@ class BotRunner:
             return self._child
         import resource
 
-        env = {k: v for k, v in os.environ.items() if not k.startswith("STANDOFF_")}
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith("STANDOFF_") or k == TEST_DELAY_ENV}
         child = subprocess.Popen([sys.executable, "-m", "standoff.judge.bot_runner"],
                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                  stderr=subprocess.DEVNULL, env=env)
@@ -156,7 +164,10 @@ def answer(request: dict[str, Any], kept: dict[str, Any]) -> dict[str, Any]:
 def main() -> None:  # pragma: no cover - the child's loop, run by the judge's tests
     kept: dict[str, Any] = {}
     out = sys.stdout.buffer
+    delay = float(os.environ.get(TEST_DELAY_ENV) or 0)
     for raw in sys.stdin.buffer:
+        if delay:
+            time.sleep(delay)
         try:
             reply = answer(json.loads(raw.decode("utf-8", "surrogatepass")), kept)
         except MemoryError:

@@ -322,6 +322,8 @@ class PhaseOut(BaseModel):
     report_text: str | None = Field(default=None, description="the report as the "
                                     "results mail's text")
     processed_at: datetime
+    bots: dict[str, str] = Field(default_factory=dict, description="the powers a bot "
+                                 "played in this phase: {power: bot}")
 
 
 class MessageOut(BaseModel):

@@ -107,3 +107,39 @@ def _metrics_dir() -> str:
     path = tempfile.mkdtemp(prefix="standoff-metrics-")
     os.environ[MULTIPROC_ENV] = path
     return path
+
+
+def run_worker(settings: Settings) -> None:
+    """``standoff worker``: bot workers alone (no HTTP), on this machine or another
+    sharing the database, until SIGTERM or Ctrl-C; the jobs it holds then are
+    finished first (at most the bots' time limit)."""
+    import signal
+    import threading
+
+    from .context import Judge
+    from .worker import BotWorker
+
+    configure_logging(settings.log_format)
+    db = Database(settings)
+    try:
+        db.migrate()
+    except SQLAlchemyError as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        db.dispose()
+        raise ServeError(f"cannot open the database {describe_database(settings.database_url)}:"
+                         f" {first}") from exc
+    judge = Judge(settings, db)
+    workers = BotWorker(judge, max(1, settings.bot_workers))
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+    workers.start()
+    log.info("standoff bot worker: %s thread%s on %s", workers.threads,
+             "s" if workers.threads > 1 else "", describe_database(settings.database_url))
+    try:
+        stop.wait()
+    finally:
+        workers.stop(settings.bot_seconds + 5)
+        db.dispose()
+        log.info("standoff bot worker stopped: %s jobs done, %s failed", workers.done,
+                 workers.failed)

@@ -1,22 +1,27 @@
-"""A worker's job: play a batch of random games, and the JSON line each game is stored as.
+"""A worker's job: play a batch of games, and the JSON line each game is stored as.
 
 :func:`play_batch` is what runs in a worker process (multiprocessing or Ray):
 a plain top-level function of plain values, so it pickles under ``spawn`` and
-ships to a Ray cluster. It plays its games with :class:`standoff.GameBatch`
-and sends back each game's summary and, unless only counts are wanted (a
-benchmark), its JSON line, made in the worker so the parent only writes.
+ships to a Ray cluster. It plays random games with :class:`standoff.GameBatch`,
+or, when the run names a bot, each game with that bot at every power
+(:mod:`standoff.selfplay.with_bots`: the bot loaded by name in the worker,
+seeded per game), and sends back each game's summary and, unless only counts
+are wanted (a benchmark), its JSON line, made in the worker so the parent only
+writes.
 
 One line per game::
 
     {"index": 7, "seed": 1, "variant": "standard", "max_year": 1920,
-     "move_bias": 0.7, "phases": 84, "end": "draw", "winner": null,
+     "move_bias": 0.7, "bot": null, "phases": 84, "end": "draw", "winner": null,
      "game": {...GameRecord.to_dict()...}}
 
 ``end`` is ``"win"`` (the victory rule's winner), ``"no_winner"`` (the
 victory rule ended it with nobody), ``"draw"`` (stopped at ``max_year``, a
 draw shared by the survivors) or ``"cap"`` (stopped at ``max_year`` with a
 lone survivor short of victory). ``index`` and the settings beside it are
-enough to play the game again (:func:`replay`); ``game`` is the whole record,
+enough to play the game again (:func:`replay`); ``bot`` is the bot that played
+every power (``move_bias`` then plays no part), or null for random orders;
+``game`` is the whole record,
 read back by :func:`standoff.GameRecord.from_dict` (:func:`stored_game`).
 """
 
@@ -32,6 +37,7 @@ from typing import Any
 from standoff import GameRecord, game_rng
 
 from .plan import SelfPlay
+from .with_bots import BotGame, bot_seed, every_seat, load_bot, play
 
 #: the cyclic collector's thresholds in a worker (CPython's default: 700, 10, 10)
 WORKER_GC_THRESHOLDS = (200_000, 20, 100)
@@ -66,6 +72,8 @@ class PlayedGame:
     winner: str | None
     #: the game's JSON line (no newline), or None when only counts were asked for
     line: str | None
+    #: order sets the core refused a bot (those powers sent nothing that phase)
+    refused: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +93,8 @@ class BatchResult:
 
 def play_batch(settings: SelfPlay, first: int, count: int, keep: bool = True) -> BatchResult:
     """Play games ``first`` .. ``first + count - 1`` of the run to their end."""
+    if settings.bot is not None:
+        return _play_bots(settings, first, count, keep)
     start, cpu = time.perf_counter(), time.process_time()
     batch = settings.new_batch(count)
     rngs = [game_rng(settings.seed, first + k) for k in range(count)]
@@ -99,6 +109,28 @@ def play_batch(settings: SelfPlay, first: int, count: int, keep: bool = True) ->
     return BatchResult(tuple(games), time.perf_counter() - start, time.process_time() - cpu)
 
 
+def _play_bots(settings: SelfPlay, first: int, count: int, keep: bool) -> BatchResult:
+    """The batch's games one after another, the run's bot at every power."""
+    assert settings.bot is not None
+    start, cpu = time.perf_counter(), time.process_time()
+    games = []
+    for index in range(first, first + count):
+        played = _bot_game(settings, index)
+        record = played.record
+        line = json.dumps(entry(settings, index, record, played.end), separators=(",", ":")) \
+            if keep else None
+        games.append(PlayedGame(index, played.phases, played.end, record.winner, line,
+                                len(played.refused)))
+    return BatchResult(tuple(games), time.perf_counter() - start, time.process_time() - cpu)
+
+
+def _bot_game(settings: SelfPlay, index: int) -> BotGame:
+    assert settings.bot is not None
+    bot = load_bot(settings.bot, bot_seed(settings.seed, index))
+    start = settings.new_batch(1).record(0)
+    return play(start, every_seat(start, bot), settings.max_year)
+
+
 def _end(record: GameRecord, capped: bool) -> str:
     if capped:
         return "draw" if record.draw is not None else "cap"
@@ -109,7 +141,7 @@ def entry(settings: SelfPlay, index: int, record: GameRecord, end: str) -> dict[
     """The stored form of one game (see the module's description)."""
     return {"index": index, "seed": settings.seed, "variant": settings.variant,
             "max_year": settings.max_year, "move_bias": settings.move_bias,
-            "phases": len(record.history), "end": end, "winner": record.winner,
+            "bot": settings.bot, "phases": len(record.history), "end": end, "winner": record.winner,
             "game": record.to_dict()}
 
 
@@ -120,9 +152,13 @@ def stored_game(data: Mapping[str, Any]) -> GameRecord:
 
 def replay(data: Mapping[str, Any]) -> GameRecord:
     """Play a stored game again from its seed and index: the same record."""
+    bot = data.get("bot")
     settings = SelfPlay(int(data["index"]) + 1, str(data["variant"]), int(data["seed"]),
-                        int(data["max_year"]), float(data["move_bias"]), 1)
+                        int(data["max_year"]), float(data["move_bias"]), 1,
+                        None if bot is None else str(bot))
     index = int(data["index"])
+    if settings.bot is not None:
+        return _bot_game(settings, index).record
     batch = settings.new_batch(1)
     batch.play_random([game_rng(settings.seed, index)], settings.move_bias)
     return batch.record(0)

@@ -1,7 +1,7 @@
 """What a self-play run is: its settings, checked once, and its share-out into batches.
 
 A run is fully described by a :class:`SelfPlay` value (games, variant, seed,
-caps, move bias): every worker receives the same value and plays the batches
+caps, move bias, the bot that plays every power, if any): every worker receives the same value and plays the batches
 it is handed, so the games depend on the settings and the game indices only,
 never on how many workers there are or which one played what.
 """
@@ -40,6 +40,9 @@ class SelfPlay:
     move_bias: float = 0.7
     #: games per batch: the unit of work a worker plays and sends back
     batch_size: int = 8
+    #: the bundled bot (:mod:`standoff.bots`) playing every power, loaded by name
+    #: in the worker; None: random legal orders (``move_bias``)
+    bot: str | None = None
 
     def new_batch(self, count: int) -> GameBatch:
         """``count`` new games of the run, at the variant's opening position."""
@@ -51,20 +54,35 @@ class SelfPlay:
         return [(first, min(size, self.games - first)) for first in range(0, self.games, size)]
 
 
+def check_bot(name: str) -> str:
+    """``name`` if it is a bundled bot, else one :class:`SelfPlayError` naming them
+    (:mod:`standoff.bots` is imported only when a bot is asked for)."""
+    from standoff import bots
+
+    known = bots.names()
+    if name not in known:
+        raise SelfPlayError(f"unknown bot {name!r} (bots: {', '.join(known)})")
+    return name
+
+
 def plan(games: int, variant: str = "standard", seed: int = 1, max_year: int | None = None,
-         move_bias: float = 0.7, batch_size: int = 8) -> SelfPlay:
+         move_bias: float = 0.7, batch_size: int = 8, bot: str | None = None) -> SelfPlay:
     """A checked :class:`SelfPlay`: one clear :class:`SelfPlayError` (or
     :class:`standoff.VariantError`) for anything that cannot be played.
 
     ``variant`` must be bundled (``standoff.available_variants()``): each worker
     process loads it by name, and a stored game names it to be read back.
-    ``max_year`` defaults to :data:`DEFAULT_YEARS` years of play."""
+    ``max_year`` defaults to :data:`DEFAULT_YEARS` years of play. ``bot``, if
+    given, must be a bundled bot's name (:func:`standoff.bots.names`): the
+    workers load it by name, with a seed per game."""
     if games < 1:
         raise SelfPlayError(f"--games must be at least 1 (got {games})")
     if batch_size < 1:
         raise SelfPlayError(f"--batch must be at least 1 (got {batch_size})")
     if not 0.0 <= move_bias <= 1.0:
         raise SelfPlayError(f"--move-bias is a probability, from 0 to 1 (got {move_bias})")
+    if bot is not None:
+        check_bot(bot)
     bundled = available_variants()
     if variant.lower() not in bundled:
         raise VariantError(f"unknown variant {variant!r}: self-play plays the bundled ones "
@@ -74,4 +92,4 @@ def plan(games: int, variant: str = "standard", seed: int = 1, max_year: int | N
     year = first + DEFAULT_YEARS - 1 if max_year is None else max_year
     if year < first:
         raise SelfPlayError(f"--max-year {year} is before {v.name}'s first year, {first}")
-    return SelfPlay(games, v.name, seed, year, move_bias, batch_size)
+    return SelfPlay(games, v.name, seed, year, move_bias, batch_size, bot)

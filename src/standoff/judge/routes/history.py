@@ -37,7 +37,8 @@ def phases(game_id: GameId, who: CallerDep, j: JudgeDep,
                          .order_by(PhaseRow.turn)).all()
         return [PhaseOut(phase=r.phase, position=r.position, orders=r.orders, results=r.results,
                          events=[str(e) for e in r.events], report=r.report,
-                         report_text=r.report_text, processed_at=r.processed_at)
+                         report_text=r.report_text, processed_at=r.processed_at,
+                         bots=dict(r.bots or {}))
                 for r in rows]
 
 
