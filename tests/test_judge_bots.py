@@ -15,8 +15,8 @@ import time
 from typing import Any
 
 import pytest
-from judge_fixtures import FAST_ENV, Api, ServerProcess, make_api, settings_for
 
+from judge_fixtures import FAST_ENV, Api, ServerProcess, make_api, settings_for
 from standoff import bots
 
 pytestmark = pytest.mark.usefixtures("db_url")
@@ -226,7 +226,7 @@ def test_a_worker_killed_mid_job_loses_no_seat_and_gives_orders_once(
         taken_again = [j for j in jobs if j.attempts == 2]
         assert taken_again, "the killed worker's job was not taken again"
         assert all(j.attempts <= 2 for j in jobs)
-        assert all(p["submitted"] and not p["bot"] is None for power, p in
+        assert all(p["submitted"] and p["bot"] is not None for power, p in
                    game["powers"].items() if power != "england")
     finally:
         db.dispose()

@@ -32,7 +32,6 @@ import time
 from dataclasses import dataclass
 from typing import IO, Any
 
-
 TEST_DELAY_ENV = "STANDOFF_TEST_BOT_DELAY"
 
 

@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import Path
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints
 
 MAX_SECONDS = 30 * 24 * 3600
 
@@ -99,10 +99,15 @@ class BotFailureOut(BaseModel):
     at: datetime | None
 
 
+#: a moment in a request body: ISO 8601 text with a time zone (JSON has no dates, so
+#: this one field type reads text even in a strict body)
+Moment = Annotated[AwareDatetime, Field(strict=False)]
+
+
 class AwayIn(StrictBody):
-    start: datetime | None = Field(default=None, description="when the absence starts "
-                                   "(default: now)")
-    until: datetime = Field(description="when the seat returns to you")
+    start: Moment | None = Field(default=None, description="when the absence starts "
+                                 "(default: now); ISO 8601 with a time zone")
+    until: Moment = Field(description="when the seat returns to you")
     bot: BotName | None = Field(default=None, description="the bot that plays meanwhile "
                                 "(null: your units hold, and no phase counts as missed)")
 

@@ -19,7 +19,9 @@ about, and nothing private is opened up either).
 
 Who reads what: a message is seen by its sender and its recipients only;
 public messages by everyone in the game (its players and master). Not even
-the master reads private press. Senders and recipients are named by power,
+the master reads private press. A power's press belongs to the power, not to
+the account that played it: a replacement player reads everything the power
+sent and received before them. Senders and recipients are named by power,
 never by account, so anonymous games stay anonymous.
 
 Conversations: every message belongs to one, named by its participants
@@ -81,12 +83,28 @@ def _member(s: Session, game: GameRow, who: Caller) -> str | None:
 
 
 def _visible(game_id: int, who: Caller, power: str | None) -> ColumnElement[bool]:
-    """The messages of the game the caller may read."""
-    cond: ColumnElement[bool] = Message.public.is_(True) | (Message.sender_id == who.user_id)
+    """The messages of the game the caller may read: public ones, and a player's
+    power's (sent by it or to it, whoever played it then: a replacement reads the
+    power's press), or the master's own notices."""
+    cond: ColumnElement[bool] = Message.public.is_(True) | _sent_by(who, power)
     if power is not None:
         cond = cond | Message.id.in_(select(MessageRecipient.message_id).where(
             MessageRecipient.game_id == game_id, MessageRecipient.power == power))
     return (Message.game_id == game_id) & cond
+
+
+def _sent_by(who: Caller, power: str | None) -> ColumnElement[bool]:
+    """Messages the caller's side sent: its power's, or (the master playing none) the
+    master's own."""
+    if power is not None:
+        return Message.sender_power == power
+    return Message.sender_power.is_(None) & (Message.sender_id == who.user_id)
+
+
+def _is_mine(sender_power: str | None, sender_id: int, who: Caller, power: str | None
+             ) -> bool:
+    return sender_power == power if power is not None else (
+        sender_power is None and sender_id == who.user_id)
 
 
 def _recipients(rules: Rules, sender: str | None, to: list[str] | str) -> list[str]:
@@ -154,13 +172,14 @@ def _rank(numbers: list[int], number: int) -> int:
 
 
 def _out(m: Message, to: list[str], reads: dict[str, int], who: Caller,
-         numbers: list[int]) -> MessageOut:
+         numbers: list[int], power: str | None) -> MessageOut:
+    mine = _is_mine(m.sender_power, m.sender_id, who, power)
     return MessageOut.model_validate({
         "id": _rank(numbers, m.number), "from": m.sender_power or MASTER,
         "to": PUBLIC if m.public else to,
         "body": m.body, "phase": m.phase, "sent_at": m.sent_at,
-        "conversation": m.conversation, "mine": m.sender_id == who.user_id,
-        "unread": m.sender_id != who.user_id and m.number > reads.get(m.conversation, 0)})
+        "conversation": m.conversation, "mine": mine,
+        "unread": not mine and m.number > reads.get(m.conversation, 0)})
 
 
 def _reads(s: Session, game_id: int, who: Caller) -> dict[str, int]:
@@ -201,7 +220,7 @@ def post_message(game_id: GameId, body: MessageIn, who: CallerDep, j: JudgeDep) 
         s.add_all(MessageRecipient(message_id=message.id, power=p, game_id=game_id)
                   for p in recipients)
         s.flush()
-        return _out(message, recipients, {}, who, _numbers(s, game_id, who, sender))
+        return _out(message, recipients, {}, who, _numbers(s, game_id, who, sender), sender)
 
 
 @router.get("/games/{game_id}/messages", response_model=list[MessageOut],
@@ -233,7 +252,7 @@ def list_messages(
                                 .order_by(MessageRecipient.power)):
             to.setdefault(mid, []).append(p)
         reads = _reads(s, game_id, who)
-        return [_out(m, to.get(m.id, []), reads, who, numbers) for m in messages]
+        return [_out(m, to.get(m.id, []), reads, who, numbers, power) for m in messages]
 
 
 def _conversation_key(text: str) -> str:
@@ -247,10 +266,10 @@ def _conversations(s: Session, game_id: int, who: Caller,
     reads = _reads(s, game_id, who)
     found: dict[str, ConversationOut] = {}
     rows = s.execute(select(Message.number, Message.conversation, Message.sender_id,
-                            Message.sent_at)
+                            Message.sender_power, Message.sent_at)
                      .where(_visible(game_id, who, power)).order_by(Message.number)).all()
     numbers = [row[0] for row in rows]  # the caller's messages, in order (``_numbers``)
-    for rank, (number, key, sender, at) in enumerate(rows, 1):
+    for rank, (number, key, sender, sender_power, at) in enumerate(rows, 1):
         c = found.get(key)
         if c is None:
             c = found[key] = ConversationOut(
@@ -259,7 +278,7 @@ def _conversations(s: Session, game_id: int, who: Caller,
                 read_up_to=_rank(numbers, reads.get(key, 0)))
         c.messages += 1
         c.last_id, c.last_at = rank, at
-        if sender != who.user_id and number > reads.get(key, 0):
+        if not _is_mine(sender_power, sender, who, power) and number > reads.get(key, 0):
             c.unread += 1
     return sorted(found.values(), key=lambda c: -c.last_id)
 

@@ -1,0 +1,148 @@
+"""Seats that never die (issue 28 section 4), on both databases: a declared absence
+(a bot of the player's choice, or holds) and its end; a takeover by a bot after N
+missed phases, ended by the player's return; a seat opened for a replacement, who
+plays on with the power's history and reads the power's press."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from judge_fixtures import Api, Table, make_api
+from test_judge_bots import wait_for
+
+pytestmark = pytest.mark.usefixtures("db_url")
+
+
+def iso(delta: timedelta) -> str:
+    return (datetime.now(UTC) + delta).isoformat()
+
+
+def everyone_else_ready(api: Api, table: Table, but: str) -> None:
+    """Every other player sends an order (a phase with nothing sent is a missed one)
+    and says it is ready."""
+    for power, token in table.players.items():
+        if power == but:
+            continue
+        legal = api.json("GET", f"/games/{table.id}/legal", token)
+        if legal:
+            first = next(iter(legal.values()))[0]
+            api.json("PUT", f"/games/{table.id}/orders", token, {"orders": [first]})
+        api.json("POST", f"/games/{table.id}/ready", token, {"ready": True})
+
+
+def test_an_absence_is_played_by_the_chosen_bot_and_handed_back(db_url: str) -> None:
+    """Issue 28 section 4: from the moment the absence starts the chosen bot plays
+    the seat (this phase too), others see the seat on leave (not why), and at its
+    end the seat is the player's again."""
+    with make_api(db_url) as api:
+        table = api.full_game()
+        france = table.players["france"]
+        away = api.json("PUT", f"/games/{table.id}/away", france,
+                        {"until": iso(timedelta(days=3)), "bot": "heuristic"})
+        assert away["power"] == "france" and away["bot"] == "heuristic"
+        seen = wait_for(api, table.id, table.players["italy"],
+                        lambda g: g["powers"]["france"]["submitted"], what="the bot's orders")
+        assert seen["powers"]["france"]["away"] and seen["powers"]["france"]["bot"] == \
+            "heuristic" and seen["powers"]["france"]["ready"]
+        assert "why" not in str(seen["powers"]["france"])
+        everyone_else_ready(api, table, "france")
+        game = wait_for(api, table.id, france, lambda g: g["phase"] == "F1901M")
+        spring = api.json("GET", f"/games/{table.id}/phases", france)[0]
+        assert spring["bots"] == {"france": "heuristic"} and len(spring["orders"]["france"]) == 3
+        assert game["powers"]["france"]["nmr"] == 0
+        # back: the seat is the person's from now on (the orders its bot gave for the
+        # phase that opened during the absence stand); no bot plays the phases after
+        api.json("DELETE", f"/games/{table.id}/away", france)
+        game = api.json("GET", f"/games/{table.id}", france)
+        assert not game["powers"]["france"]["away"] and game["powers"]["france"]["bot"] is None
+        api.json("POST", f"/games/{table.id}/master/process", table.master)
+        game = api.json("GET", f"/games/{table.id}", france)
+        assert game["phase"] in ("W1901A", "S1902M") and not game["powers"]["france"]["ready"]
+        assert not game["powers"]["france"]["submitted"]
+        history = api.json("GET", f"/games/{table.id}/phases", france)
+        assert history[-1]["phase"] == "F1901M" and history[-1]["bots"] == {
+            "france": "heuristic"}
+
+
+def test_an_absence_without_a_bot_holds_and_counts_no_missed_phase(db_url: str) -> None:
+    with make_api(db_url) as api:
+        table = api.full_game(takeover_after=1)
+        api.json("PUT", f"/games/{table.id}/away", table.players["russia"],
+                 {"until": iso(timedelta(hours=5))})
+        game = api.game(table)
+        assert game["powers"]["russia"]["away"] and game["powers"]["russia"]["bot"] is None
+        assert game["powers"]["russia"]["ready"]  # the phase does not wait for Russia
+        everyone_else_ready(api, table, "russia")
+        game = wait_for(api, table.id, table.master, lambda g: g["phase"] == "F1901M")
+        assert game["powers"]["russia"]["nmr"] == 0
+        assert game["powers"]["russia"]["bot"] is None  # no takeover for an absence
+
+
+def test_bad_absences_are_refused(db_url: str) -> None:
+    with make_api(db_url) as api:
+        table = api.full_game()
+        token = table.players["austria"]
+        api.call("PUT", f"/games/{table.id}/away", token,
+                 {"until": iso(-timedelta(hours=1))}, expect=400)
+        api.call("PUT", f"/games/{table.id}/away", token,
+                 {"until": iso(timedelta(days=90))}, expect=400)
+        api.call("PUT", f"/games/{table.id}/away", token,
+                 {"until": iso(timedelta(days=1)), "bot": "nobody"}, expect=422)
+        api.call("PUT", f"/games/{table.id}/away", table.master,
+                 {"until": iso(timedelta(days=1))}, expect=403)
+
+
+def test_a_bot_takes_over_after_missed_phases_until_the_player_returns(db_url: str) -> None:
+    """``takeover_after``: after N phases in a row with nothing sent, a bot plays the
+    seat (which is also opened for a replacement); the player's orders end it."""
+    with make_api(db_url) as api:
+        table = api.full_game(takeover_after=1, takeover_bot="random")
+        assert api.game(table)["takeover_bot"] == "random"
+        everyone_else_ready(api, table, "turkey")  # Turkey sends nothing
+        api.json("POST", f"/games/{table.id}/master/process", table.master)
+        game = wait_for(api, table.id, table.master,
+                        lambda g: g["powers"]["turkey"]["submitted"],
+                        what="the bot's orders for Turkey")
+        assert game["phase"] == "F1901M" and game["powers"]["turkey"]["nmr"] == 1
+        assert game["powers"]["turkey"]["bot"] == "random" and game["powers"]["turkey"]["open"]
+        # the player comes back: their orders replace the bot's, the seat is theirs
+        turkey = table.players["turkey"]
+        api.json("PUT", f"/games/{table.id}/orders", turkey, {"orders": ["A CON H"]})
+        game = api.game(table)
+        assert game["powers"]["turkey"]["bot"] is None and not game["powers"]["turkey"]["open"]
+        assert api.json("GET", f"/games/{table.id}/orders", turkey)["orders"] == ["A CON H"]
+
+
+def test_a_replacement_plays_on_with_the_powers_history_and_press(db_url: str) -> None:
+    """The master opens a seat; the old player leaves the game; whoever takes it
+    reads the power's press from before (sent and received) and gives its orders."""
+    with make_api(db_url) as api:
+        table = api.full_game()
+        gid = table.id
+        england, germany = table.players["england"], table.players["germany"]
+        api.json("POST", f"/games/{gid}/messages", england,
+                 {"to": ["germany"], "body": "Shall we share the North Sea?"}, expect=201)
+        api.json("POST", f"/games/{gid}/messages", germany,
+                 {"to": ["england"], "body": "Denmark is mine."}, expect=201)
+        api.call("POST", f"/games/{gid}/master/seats/england/open", england, {}, expect=403)
+        game = api.json("POST", f"/games/{gid}/master/seats/england/open", table.master,
+                        {"bot": "heuristic"})
+        assert game["powers"]["england"]["open"] and game["powers"]["england"]["player"] is None
+        api.call("GET", f"/games/{gid}/messages", england, expect=403)  # gone from the game
+        newcomer = api.signup()
+        api.call("POST", f"/games/{gid}/seats", newcomer, {"power": "france"}, expect=409)
+        assert api.json("POST", f"/games/{gid}/seats", newcomer, {"power": "england"},
+                        expect=201)["power"] == "england"
+        read: list[dict[str, Any]] = api.json("GET", f"/games/{gid}/messages", newcomer)
+        assert [(m["from"], m["body"], m["mine"]) for m in read] == [
+            ("england", "Shall we share the North Sea?", True),
+            ("germany", "Denmark is mine.", False)]
+        assert read[1]["unread"]
+        game = api.json("GET", f"/games/{gid}", newcomer)
+        assert game["your_power"] == "england" and game["powers"]["england"]["bot"] is None
+        api.json("PUT", f"/games/{gid}/orders", newcomer, {"orders": ["F LON - NTH"]})
+        # and a game under way with no open seat takes nobody
+        api.call("POST", f"/games/{gid}/seats", api.signup(), {}, expect=409)
