@@ -97,13 +97,15 @@ def test_importing_without_the_extra_names_it() -> None:
 def _busy_actions(env: DiplomacyParallelEnv, rng: np.random.Generator
                   ) -> dict[str, np.ndarray]:
     """Random orders that mostly move (``random_orders`` with a move bias, encoded
-    as actions), so that units get dislodged; random actions to adjust."""
+    as actions), so that units get dislodged; random actions to adjust. A canal's
+    slot takes one order: its unit's (``random_orders`` may give PERMITs beside it)."""
     position = env.record.position
     if position.phase.kind is PhaseKind.ADJUSTMENT:
         return _random_actions(env, rng)
     orders = random_orders(position, random.Random(int(rng.integers(1 << 30))),
                            move_bias=0.8, variant=env.variant)
-    return {a: env.table.encode({o.location: o for o in orders.get(a, [])})
+    return {a: env.table.encode({o.location: o for o in orders.get(a, [])
+                                 if o.kind != "permit"})
             for a in env.agents}
 
 
@@ -126,7 +128,7 @@ def _unmasked(env: DiplomacyParallelEnv, agent: str, kind: PhaseKind
 
 
 @pytest.mark.parametrize(("variant", "years"), [
-    ("standard", 10), ("1939-iv", 10), ("sahara", 12), ("twentieth-century", YEARS)])
+    ("standard", 10), ("1939-iv", 10), ("sahara", 12), ("twentieth-century", 5)])
 def test_masks_are_exactly_the_legal_orders(variant: str, years: int) -> None:
     """Every unmasked action decodes to a legal order of its slot, and every legal
     order has an unmasked action: for every agent, through random games until

@@ -289,6 +289,20 @@ def test_random_orders_give_each_fleet_on_a_high_ocean_its_own_pick() -> None:
         assert len(picks) == 4
 
 
+def test_random_orders_remove_each_fleet_of_a_stack_on_a_high_ocean() -> None:
+    """1939 IV 5.1: any number of fleets may be on the high ocean, so one location
+    can hold several units to remove. Germany, one centre and four units (three
+    fleets on the Atlantic High Ocean) removes three: a random player gives three
+    removals (not one for the whole ocean), and one unit is left."""
+    p = pos("W1940A | germany: F ATH, F ATH, F ATH, A BER | germany: BER | - | -")
+    assert adjustment_counts(V, p) == {"germany": -3}
+    for seed in range(5):
+        picks = random_orders(p, random.Random(seed), 0.7)["germany"]
+        assert len(picks) == 3 and all(o.kind == "remove" for o in picks), picks
+        left = adjudicate(p, {"germany": [str(o) for o in picks]}).next_position
+        assert len(left.units_of("germany")) == 1
+
+
 def test_support_naming_a_crowded_high_ocean() -> None:
     """1939 IV 5.3: a support for a move out of a high ocean holding several movers
     to that space backs the supporter's own fleet; with two foreign movers it cannot

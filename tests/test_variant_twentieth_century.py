@@ -12,6 +12,8 @@ is legal at submission, several phases in a row, victory timing and the start.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from standoff import (
@@ -252,6 +254,33 @@ def test_canal_moves_are_legal_at_submission_and_offered() -> None:
     g = game_at("S1933M | italy: F AEG; britain: A LON | britain: CAI LON; italy: ROM")
     assert g.submit("britain", ["Permit Italy through Cairo"]) == [Permit(None, "cai", "italy")]
     assert g.submit("italy", ["F aeg - red"]) == [Move(F, "aeg", "red")]
+
+
+def test_random_orders_order_a_canal_owners_unit_and_permit_apart() -> None:
+    """20th Straits & Canals: the owner of a canal "may also allow other players to
+    send fleets through", while its unit standing in the canal is ordered like any
+    unit. Turkey opens with an army in Ankara, its canal: a random player gives
+    that army exactly one of its own orders every time, and beside it any set of
+    PERMIT orders (each of the twelve other powers with even chances: about six,
+    never the same number every time)."""
+    from standoff.core.legal_orders import random_orders
+
+    start = Position.initial(V)
+    offered = legal_orders(start)["turkey"]["ank"]
+    unit_orders = {o for o in offered if not isinstance(o, Permit)}
+    permits = {o for o in offered if isinstance(o, Permit)}
+    sizes = []
+    for seed in range(40):
+        picks = random_orders(start, random.Random(seed), 0.5, variant=V)
+        for power, given in picks.items():
+            units_ordered = [o for o in given if not isinstance(o, Permit)]
+            assert len(units_ordered) == len(start.units_of(power)), (power, given)
+        turkey = picks["turkey"]
+        assert len([o for o in turkey if o in unit_orders]) == 1, turkey
+        given_permits = [o for o in turkey if isinstance(o, Permit)]
+        assert set(given_permits) <= permits
+        sizes.append(len(given_permits))
+    assert len(set(sizes)) >= 3 and 4 <= sum(sizes) / len(sizes) <= 8, sizes
 
 
 def test_permission_lasts_only_the_phase_it_is_given() -> None:
