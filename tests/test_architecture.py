@@ -23,7 +23,8 @@ import pytest
 
 SRC = Path(__file__).resolve().parent.parent / "src"
 PACKAGE = SRC / "standoff"
-ADAPTERS = ("cli", "storage", "cases", "render", "judge", "selfplay", "env", "mila", "bots")
+ADAPTERS = ("cli", "storage", "cases", "render", "judge", "selfplay", "env", "mila", "bots",
+            "playtest")
 
 
 def _imports(path: Path) -> list[tuple[int, str]]:

@@ -8,7 +8,8 @@ every command on the group.
 Exit codes: 0 success; 1 a case file had failures; 2 bad usage or unreadable
 input (invalid order text, unreadable position); 3 an illegal order; 4 a saved
 game that is corrupt, missing or of an unknown version; 5 an operation the
-game's state does not allow (e.g. the game is over); ``backup`` and ``restore``
+game's state does not allow (e.g. the game is over); 130 a run (``selfplay``,
+``playtest``) stopped by Ctrl-C; ``backup`` and ``restore``
 exit 1 when refused or failed. Errors are one line on stderr, never a traceback.
 """
 
@@ -25,6 +26,7 @@ from . import (  # noqa: F401  (each module registers its commands on the group)
     mila,
     new,
     orders,
+    playtest,
     process,
     render,
     selfplay,

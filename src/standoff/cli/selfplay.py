@@ -33,7 +33,7 @@ from .app import cli, friendly
 INTERRUPTED = 130
 
 
-class _Interrupt:
+class Interrupt:
     """Turns SIGINT into a flag the run looks at between games, so a line being
     written is never cut short; the previous handler is back afterwards."""
 
@@ -41,7 +41,7 @@ class _Interrupt:
         self.raised = False
         self._old: Callable[[int, FrameType | None], object] | int | None = None
 
-    def __enter__(self) -> _Interrupt:
+    def __enter__(self) -> Interrupt:
         self._old = signal.signal(signal.SIGINT, self._on_signal)
         return self
 
@@ -92,7 +92,7 @@ def selfplay(games: int, workers: int | None, variant: str, seed: int, max_year:
     count = (os.cpu_count() or 1) if workers is None else workers
     if count < 1:
         raise SelfPlayError(f"--workers must be at least 1 (got {count})")
-    with _open(output) as out, _Interrupt() as interrupt:
+    with _open(output) as out, Interrupt() as interrupt:
         if use_ray or ray_address:
             results = run_ray(settings, count, stop=interrupt, address=ray_address)
         else:

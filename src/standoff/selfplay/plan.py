@@ -1,9 +1,10 @@
 """What a self-play run is: its settings, checked once, and its share-out into batches.
 
 A run is fully described by a :class:`SelfPlay` value (games, variant, seed,
-caps, move bias, the bot that plays every power, if any): every worker receives the same value and plays the batches
-it is handed, so the games depend on the settings and the game indices only,
-never on how many workers there are or which one played what.
+caps, move bias, the bot that plays every power, if any): every worker
+receives the same value and plays the batches it is handed, so the games
+depend on the settings and the game indices only, never on how many workers
+there are or which one played what.
 """
 
 from __future__ import annotations
