@@ -93,13 +93,13 @@ class Watch:
 
     def jobs(self) -> tuple[int, int]:
         with self.engine.connect() as c:
-            rows = dict(c.execute(text("SELECT status, COUNT(*) FROM bot_jobs GROUP BY status"))
-                        .all())
+            rows: dict[str, int] = {str(k): int(v) for k, v in c.execute(
+                text("SELECT status, COUNT(*) FROM bot_jobs GROUP BY status"))}
         return int(rows.get("done", 0)), int(rows.get("failed", 0))
 
     def turns(self) -> dict[int, int]:
         with self.engine.connect() as c:
-            return dict(c.execute(text("SELECT id, turn FROM games")).all())  # type: ignore
+            return {int(k): int(v) for k, v in c.execute(text("SELECT id, turn FROM games"))}
 
 
 async def setup(url: str, games: int) -> list[tuple[int, str]]:
