@@ -338,13 +338,15 @@ VARIANTS = ("standard", "sahara", "twin-earths", "city-country", "twentieth-cent
 #: coded string keys) playing the same operations; a change of rules that means to
 #: change these games must recompute them. Recomputed once since: the Twentieth
 #: Century's, when a canal owner's unit standing in its canal was first offered its
-#: own orders beside the permits (legal_orders.py), which changes what random play picks.
+#: own orders beside the permits (legal_orders.py), which changes what random play picks;
+#: and again when random_orders gave that unit a pick of its own and each permit even
+#: chances (one pick had covered both).
 PINNED = {
     "standard": "605567ea15803278",
     "sahara": "66b997a34c5635a1",
     "twin-earths": "cfaebed8fe321173",
     "city-country": "3a6b57b11432b438",
-    "twentieth-century": "caa196cdf09b2dab",
+    "twentieth-century": "8404ded1c418d5a2",
     "1939-iv": "00bff77175387664",
 }
 PHASES = 30
