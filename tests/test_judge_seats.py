@@ -146,3 +146,33 @@ def test_a_replacement_plays_on_with_the_powers_history_and_press(db_url: str) -
         api.json("PUT", f"/games/{gid}/orders", newcomer, {"orders": ["F LON - NTH"]})
         # and a game under way with no open seat takes nobody
         api.call("POST", f"/games/{gid}/seats", api.signup(), {}, expect=409)
+
+
+def test_the_lobby_lists_open_seats_and_bots(db_url: str) -> None:
+    """A public game under way with an open seat is listed for everyone (so a
+    replacement can find it), with the seat and the powers bots play."""
+    with make_api(db_url) as api:
+        table = api.full_game()
+        outsider = api.signup()
+        assert all(g["id"] != table.id for g in api.json("GET", "/games", outsider))
+        api.json("POST", f"/games/{table.id}/master/seats/italy/open", table.master,
+                 {"bot": "random"})
+        listed = next(g for g in api.json("GET", "/games", outsider) if g["id"] == table.id)
+        assert listed["status"] == "active" and listed["open_powers"] == ["italy"]
+        assert listed["bots"] == {"italy": "random"}
+        anonymous = next(g for g in api.json("GET", "/games") if g["id"] == table.id)
+        assert anonymous["open_powers"] == ["italy"]
+
+
+def test_press_reaches_a_bot_played_power(db_url: str) -> None:
+    """Bots receive press (they need not answer): a game with bots is still a game
+    people talk in, and a person who later takes the seat reads it."""
+    with make_api(db_url) as api:
+        me = api.signup()
+        game = api.new_game(me, power="england", fill_bot="heuristic", join_seconds=0)
+        api.json("POST", f"/games/{game['id']}/messages", me,
+                 {"to": ["france"], "body": "Peace in the Channel?"}, expect=201)
+        api.json("POST", f"/games/{game['id']}/messages", me,
+                 {"to": "all", "body": "Hello, bots."}, expect=201)
+        conversations = api.json("GET", f"/games/{game['id']}/conversations", me)
+        assert {c["conversation"] for c in conversations} == {"all", "england,france"}

@@ -232,6 +232,10 @@ class GameSummaryOut(BaseModel):
         "the powers already seated, while the game is forming (who plays them is not "
         "said): the others are free"))
     your_power: str | None
+    open_powers: list[str] = Field(default_factory=list, description=(
+        "a game under way: the powers open for a new player to take over"))
+    bots: dict[str, str] = Field(default_factory=dict, description=(
+        "the powers bots play: {power: bot} (disclosed to everyone)"))
     #: the caller masters this game (JSON ``master``)
     you_master: bool = Field(validation_alias="master", serialization_alias="master",
                              description="you are this game's master")

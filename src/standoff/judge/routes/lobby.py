@@ -45,9 +45,12 @@ def list_games(request: Request, response: Response, who: MaybeCaller, j: JudgeD
                before: Annotated[int | None, Query(ge=1, le=2**31 - 1, description=(
                    "only games with a smaller id: the last id of the page before"))] = None,
                ) -> list[GameSummaryOut]:
-    """Games the caller plays or masters, and public games still forming (without
-    credentials: only those), newest first, one page at a time."""
-    open_public: ColumnElement[bool] = (GameRow.status == "forming") & GameRow.private.is_(False)
+    """Games the caller plays or masters, public games still forming, and public
+    games under way with a seat open for a replacement (without credentials: only
+    those), newest first, one page at a time."""
+    open_public: ColumnElement[bool] = GameRow.private.is_(False) & (
+        (GameRow.status == "forming") | ((GameRow.status == "active") & GameRow.id.in_(
+            select(Seat.game_id).where(Seat.open.is_(True)))))
     with j.db.read() as s:
         where: ColumnElement[bool]
         if who is None:
@@ -68,12 +71,18 @@ def list_games(request: Request, response: Response, who: MaybeCaller, j: JudgeD
         ids = [r.id for r in rows]
         taken: dict[int, list[str]] = {}
         mine: dict[int, str] = {}
-        for gid, power, user_id in s.execute(
-                select(Seat.game_id, Seat.power, Seat.user_id).where(Seat.game_id.in_(ids))
-                .order_by(Seat.game_id, Seat.power)):
+        opened: dict[int, list[str]] = {}
+        bots: dict[int, dict[str, str]] = {}
+        for gid, power, user_id, bot, is_open in s.execute(
+                select(Seat.game_id, Seat.power, Seat.user_id, Seat.bot, Seat.open)
+                .where(Seat.game_id.in_(ids)).order_by(Seat.game_id, Seat.power)):
             taken.setdefault(gid, []).append(power)
             if who is not None and user_id == who.user_id:
                 mine[gid] = power
+            if is_open:
+                opened.setdefault(gid, []).append(power)
+            if bot is not None:
+                bots.setdefault(gid, {})[power] = bot
     if more:
         # a relative reference: right whatever host and scheme a proxy put in front
         params = urlencode({**request.query_params, "before": str(ids[-1])})
@@ -83,5 +92,7 @@ def list_games(request: Request, response: Response, who: MaybeCaller, j: JudgeD
         deadline=r.deadline, press=r.press, anonymous=r.anonymous, private=r.private,
         seats_taken=len(taken.get(r.id, [])), seats=r.power_count,
         taken_powers=taken.get(r.id, []) if r.status == "forming" else [],
-        your_power=mine.get(r.id), you_master=who is not None and who.user_id == r.master_id)
+        your_power=mine.get(r.id), you_master=who is not None and who.user_id == r.master_id,
+        open_powers=opened.get(r.id, []) if r.status == "active" else [],
+        bots=bots.get(r.id, {}))
         for r in rows]
