@@ -104,8 +104,11 @@ class Watch:
 
 async def setup(url: str, games: int) -> list[tuple[int, str]]:
     c = Client(url)
-    people = await gather([lambda i=i: c.account(f"person{i}")  # type: ignore[misc]
-                           for i in range(games)])
+    try:
+        people = await gather([lambda i=i: c.account(f"person{i}")  # type: ignore[misc]
+                               for i in range(games)], parallel=4)
+    except TypeError as exc:  # an account was refused: say why
+        raise SystemExit(f"setting up failed: {c.errors[:3]}") from exc
     made = await gather([lambda t=t, i=i: c.call(  # type: ignore[misc]
         "POST", "/games", t, {"variant": "standard", "name": f"bots {i}", "power": PERSON,
                               "fill_bot": "heuristic", "join_seconds": 0}, expect=201)
