@@ -18,6 +18,7 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import parallel_api_test, parallel_seed_test
 
 from standoff import (
+    GameRecord,
     Hold,
     Move,
     Order,
@@ -257,6 +258,62 @@ def test_the_opponents_play_the_policy_given() -> None:
     lonely = Position.from_text("standard | S1901M | russia: A MOS | russia: MOS | - | -")
     with pytest.raises(ValueError, match="italy has no units and no centres"):
         env.reset(options={"position": lonely})
+
+
+class SpyBot:
+    """A deterministic bot that holds every unit in a movement phase (nothing
+    otherwise) and notes every question it is asked."""
+
+    name = "spy"
+    description = "Holds everything, and remembers who asked."
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[str, str, int]] = []
+
+    def orders(self, record: GameRecord, power: str) -> list[str]:
+        self.asked.append((record.phase_name, power, id(record)))
+        if record.position.phase.kind is not PhaseKind.MOVEMENT:
+            return []
+        return [f"{u} H" for u in record.position.units_of(power)]
+
+
+def test_bot_opponents_give_the_orders() -> None:
+    """With a bot as opponents, each other power is asked once a phase about the
+    same record, the learner never, and the orders played are the bot's."""
+    spy = SpyBot()
+    env = DiplomacyEnv("standard", "france", max_years=YEARS, opponents=spy)
+    obs, _ = env.reset(seed=1)
+    paris = env.game.table.slot_index["par"]
+    action = np.zeros(len(obs["action_mask"]), int)
+    action[paris] = 1 + env.game.table.vocabulary[paris].index(
+        Move(UnitType.ARMY, "par", "bur"))
+    env.step(action)
+    others = sorted(p for p in env.game.possible_agents if p != "france")
+    assert sorted(p for _, p, _ in spy.asked) == others
+    assert len({r for _, _, r in spy.asked}) == 1 and {ph for ph, _, _ in spy.asked} == {"S1901M"}
+    phase = env.game.record.history[-1]
+    assert [str(o) for o in phase.orders["france"]] == ["A PAR - BUR"]
+    for power in others:
+        units = phase.position.units_of(power)
+        assert sorted(str(o) for o in phase.orders[power]) == sorted(f"{u} H" for u in units)
+    assert env.game.record.position.unit_at("bur") is not None and env.refused == []
+
+
+def test_a_bundled_bot_by_name_is_seeded_by_reset() -> None:
+    def rollout(seed: int) -> GameRecord:
+        env = DiplomacyEnv("standard", "england", max_years=YEARS, opponents="random")
+        obs, _ = env.reset(seed=seed)
+        for _ in range(3):
+            obs, *_ = env.step(np.zeros(len(obs["action_mask"]), int))
+        return env.game.record
+
+    first = rollout(4)
+    assert first == rollout(4) and first != rollout(5)
+    assert set(first.history[0].orders) == set(first.variant.powers) - {"england"}
+    with pytest.raises(ValueError, match=r"unknown bot 'nope' \(bots: random, heuristic"):
+        DiplomacyEnv("standard", "england", opponents="nope")
+    with pytest.raises(TypeError, match="opponents must be a policy"):
+        DiplomacyEnv("standard", "england", opponents=5)  # type: ignore[arg-type]
 
 
 def test_rewards_add_up_to_the_centre_changes() -> None:

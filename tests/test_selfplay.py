@@ -28,10 +28,13 @@ from standoff import (
     Position,
     VariantError,
     available_variants,
+    bots,
     declare_draw,
     game_rng,
     legal_orders,
     load_variant,
+    powers_that_may_order,
+    powers_to_order,
     process_phase,
     random_orders,
     submit_orders,
@@ -39,6 +42,7 @@ from standoff import (
 )
 from standoff.selfplay import (
     SelfPlayError,
+    bot_seed,
     plan,
     play_batch,
     replay,
@@ -218,6 +222,57 @@ def test_settings_are_checked() -> None:
     assert plan(1, "1939").max_year == 1939 + 19
     with pytest.raises(SelfPlayError, match="--workers must be at least 1"):
         run_local(plan(1), 0)
+    with pytest.raises(SelfPlayError, match=r"unknown bot 'nope' \(bots: random, heuristic"):
+        plan(1, bot="nope")
+    assert plan(1, bot="heuristic").bot == "heuristic" and plan(1).bot is None
+
+
+# -- self-play with a bot -------------------------------------------------------------------------
+
+
+def play_bot_by_hand(variant: str, seed: int, index: int, max_year: int, bot: str
+                     ) -> GameRecord:
+    """The reference: the bot at every power through the record API, every power
+    asked about the same record before any order of the phase is given."""
+    player = bots.load(bot, seed=bot_seed(seed, index))
+    r = GameRecord.new(variant)
+    while r.outcome is None and r.position.phase.year <= max_year:
+        asked = r
+        for power in sorted(set(powers_to_order(asked)) | set(powers_that_may_order(asked))):
+            orders = player.orders(asked, power)
+            if orders:
+                r = submit_orders(r, power, orders)
+        r = process_phase(r)[0]
+    if r.outcome is None and len(surviving_powers(r)) >= 2:
+        r = declare_draw(r)
+    return r
+
+
+def test_bot_games_are_the_bots_games_and_replay() -> None:
+    settings = plan(3, "standard", seed=4, max_year=1903, bot="heuristic", batch_size=2)
+    result = play_batch(settings, 0, 3)
+    for game in result.games:
+        assert game.line is not None and game.refused == 0
+        data = json.loads(game.line)
+        assert data["bot"] == "heuristic" and data["end"] == game.end == "draw"
+        record = stored_game(data)
+        assert record == play_bot_by_hand("standard", 4, game.index, 1903, "heuristic")
+        assert replay(data) == record
+        # every power gave orders in the opening (no civil disorder)
+        assert set(record.history[0].orders) == set(record.variant.powers)
+    random_games = play_batch(plan(3, "standard", seed=4, max_year=1903), 0, 3)
+    assert [json.loads(g.line or "")["game"] for g in random_games.games] != \
+        [json.loads(g.line or "")["game"] for g in result.games]
+
+
+def test_bot_games_do_not_depend_on_the_workers_and_follow_the_seed() -> None:
+    settings = plan(4, seed=2, max_year=1902, bot="random", batch_size=1)
+    alone = lines_by_index([play_batch(settings, 0, 4)])
+    assert lines_by_index(run_local(settings, 2)) == alone
+    again = lines_by_index([play_batch(plan(4, seed=2, max_year=1902, bot="random"), 0, 4)])
+    assert again == alone
+    other = lines_by_index([play_batch(plan(4, seed=3, max_year=1902, bot="random"), 0, 4)])
+    assert other != alone
 
 
 def test_the_ray_backend_plays_the_same_games() -> None:
@@ -261,6 +316,22 @@ def test_the_command_writes_one_line_per_game(tmp_path: Path) -> None:
     assert {i: json.dumps(d, separators=(",", ":")) for i, d in data.items()} == expected
 
 
+def test_the_command_plays_a_bot_and_reports_phases_per_second() -> None:
+    r = standoff("selfplay", "-n", "2", "-w", "1", "--bot", "heuristic", "--max-year", "1902",
+                 "--seed", "7", "-o", "-", "--no-progress")
+    assert r.returncode == 0, r.stderr
+    games = [json.loads(line) for line in r.stdout.splitlines()]
+    assert [g["bot"] for g in games] == ["heuristic", "heuristic"]
+    phases = sum(g["phases"] for g in games)
+    summary = r.stderr.strip()
+    assert summary.startswith(f"2 games, {phases:,} phases in ")
+    assert " phases/s; 0 won, 2 drawn at the 1902 cap" in summary
+    assert summary.endswith("; the heuristic bot at every power")
+    expected = lines_by_index([play_batch(plan(2, seed=7, max_year=1902, bot="heuristic"),
+                                          0, 2)])
+    assert {g["index"]: json.dumps(g, separators=(",", ":")) for g in games} == expected
+
+
 def test_the_command_writes_to_stdout_any_variant(tmp_path: Path) -> None:
     r = standoff("selfplay", "-n", "2", "-w", "1", "--variant", "sahara", "--max-year", "1902",
                  "-o", "-", "--no-progress")
@@ -276,6 +347,7 @@ def test_the_command_writes_to_stdout_any_variant(tmp_path: Path) -> None:
     (["--variant", "nope"], "error: unknown variant 'nope': self-play plays the bundled ones"),
     (["--move-bias", "-1"], "error: --move-bias is a probability, from 0 to 1 (got -1.0)"),
     (["--batch", "0"], "error: --batch must be at least 1 (got 0)"),
+    (["--bot", "nope"], "error: unknown bot 'nope' (bots: random, heuristic"),
     (["-o", "/nonexistent-dir/games.jsonl"], "error: No such file or directory: "
                                              "/nonexistent-dir/games.jsonl"),
 ])
