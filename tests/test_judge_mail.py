@@ -232,3 +232,24 @@ def test_serve_takes_the_smtp_settings_as_flags(db_url: str, smtp: tuple[Inbox, 
     started = inbox.wait("has begun", 8)
     assert set(started) == EVERYONE
     assert {str(m["From"]) for m in started.values()} == {"flags@example.org"}
+
+
+def test_mail_discloses_the_bots(db_url: str, smtp: tuple[Inbox, int]) -> None:
+    """Issue 28: every bot seat is disclosed in mail too, anonymous games included:
+    the start mail names each bot-played power's bot, each results mail the powers
+    bots played that phase."""
+    inbox, port = smtp
+    with make_api(db_url, **_mail_settings(port)) as api:
+        me = api.signup(email="england@example.org")
+        game = api.new_game(me, power="england", fill_bot="heuristic", join_seconds=0,
+                            anonymous=True)
+        started = inbox.wait("has begun", 1)
+        body = _body(started["england@example.org"])
+        assert "France: the bot heuristic" in body and "England: user" not in body
+        end = time.monotonic() + 30
+        while not api.json("GET", f"/games/{game['id']}", me)["powers"]["france"]["ready"]:
+            assert time.monotonic() < end, "the bots never ordered"
+            time.sleep(0.1)
+        api.json("POST", f"/games/{game['id']}/ready", me, {"ready": True})
+        results = _body(inbox.wait("S1901M results", 1)["england@example.org"])
+        assert "Played by bots this phase: Austria (heuristic), France (heuristic)" in results

@@ -117,6 +117,7 @@ def run_worker(settings: Settings) -> None:
     import threading
 
     from .context import Judge
+    from .mail import Mailer
     from .worker import BotWorker
 
     configure_logging(settings.log_format)
@@ -130,6 +131,12 @@ def run_worker(settings: Settings) -> None:
                          f" {first}") from exc
     judge = Judge(settings, db)
     workers = BotWorker(judge, max(1, settings.bot_workers))
+    # a phase the bots' orders complete is processed here: its results mail is sent
+    # from here too, as from the server that processes a phase
+    mailer = Mailer(judge) if settings.mail_enabled else None
+    if mailer is not None:
+        judge.listeners.append(mailer.on_event)
+        mailer.start()
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
@@ -140,6 +147,8 @@ def run_worker(settings: Settings) -> None:
         stop.wait()
     finally:
         workers.stop(settings.bot_seconds + 5)
+        if mailer is not None:
+            mailer.stop()
         db.dispose()
         log.info("standoff bot worker stopped: %s jobs done, %s failed", workers.done,
                  workers.failed)
