@@ -113,6 +113,7 @@ def test_a_bot_takes_over_after_missed_phases_until_the_player_returns(db_url: s
         api.json("PUT", f"/games/{table.id}/orders", turkey, {"orders": ["A CON H"]})
         game = api.game(table)
         assert game["powers"]["turkey"]["bot"] is None and not game["powers"]["turkey"]["open"]
+        assert not game["powers"]["turkey"]["ready"]  # the phase waits for the person now
         assert api.json("GET", f"/games/{table.id}/orders", turkey)["orders"] == ["A CON H"]
 
 

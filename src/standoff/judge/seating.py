@@ -133,9 +133,11 @@ def close_phase(s: Session, game: GameRow, seats: dict[str, Seat], sent: set[str
 
 def person_returns(seat: Seat) -> None:
     """The seat's person sent orders: a takeover ends (the seat is theirs again and no
-    longer open for a replacement) and their missed phases start again from 0."""
+    longer open for a replacement; the ready flag its bot raised is lowered, so the
+    phase waits for the person to say they are done) and their missed phases start
+    again from 0."""
     if seat.user_id is not None and seat.bot is not None:
-        seat.bot, seat.open = None, False
+        seat.bot, seat.open, seat.ready_turn = None, False, None
     seat.missed = 0
 
 
