@@ -133,13 +133,15 @@ def _invert(by_centre: dict[str, dict[str, int]], locations: list[str]
 
 
 _TABLES: dict[tuple[int, frozenset[str]], tuple[Board, BoardTables]] = {}
-_MAX_TABLES: Final = 32
+_MAX_TABLES: Final = 64
 
 
 def tables(board: Board, goals: frozenset[str] = frozenset()) -> BoardTables:
     """The board's tables, built once per board and goals (kept for the last
-    :data:`_MAX_TABLES` boards: a changing map has a few, a long-running judge
-    meets the bundled variants and some designers' files)."""
+    :data:`_MAX_TABLES`: Sahara's map has nineteen boards, each asked for with
+    and without its goal; a long-running judge meets the bundled variants and
+    some designers' files; fewer than a game's boards would build them again
+    and again)."""
     key = (id(board), goals)
     found = _TABLES.get(key)
     if found is not None and found[0] is board:
