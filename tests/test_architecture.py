@@ -153,11 +153,13 @@ _JUDGE_HTTP = ("routes", "web")
 _JUDGE_TOP = {"app", "serve", "__init__"}
 #: services: what the routes call, each named for what it does
 _JUDGE_SERVICES = {"processing", "clock", "scheduler", "mail", "uploads", "quotas",
-                   "game_view", "backup"}
+                   "game_view", "backup", "worker"}
 #: judge modules that may import ``standoff`` beyond its ``__version__``: the door
-#: to the rules, and the variant checker, which runs in a worker process with a
-#: memory cap and so loads the core's reader and checker alone (not FastAPI)
-_JUDGE_CORE_DOORS = {"rules", "variant_check"}
+#: to the rules, the variant checker, which runs in a worker process with a
+#: memory cap and so loads the core's reader and checker alone (not FastAPI), the
+#: door to the bots' wing (their names), and the bot runner, the child process in
+#: which bots think, bounded in time and memory
+_JUDGE_CORE_DOORS = {"rules", "variant_check", "bots", "bot_runner"}
 _JUDGE_MAX_LINES = 600
 
 
