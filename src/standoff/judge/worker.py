@@ -106,26 +106,29 @@ class BotWorker:
             self._pending_wake = False
 
     def work_one(self, runner: BotRunner) -> bool:
-        """Take one job and see it through; False when there was none."""
+        """Take the next jobs (one game's phase) and see them through; False when
+        there were none."""
         j = self.judge
-        job = bot_jobs.claim(j)
-        if job is None:
+        jobs = bot_jobs.claim(j)
+        if not jobs:
             return False
-        started = time.monotonic()
-        orders: list[str] | None = None
-        error = bot_jobs.given_up(job)
-        if error is None:
-            try:
-                orders = self._orders(job, runner)
-            except BotFailed as exc:
-                error = str(exc)
-        due = bot_jobs.finish(j, job, orders, error, time.monotonic() - started)
-        if error is None:
-            self.done += 1
-        else:
-            self.failed += 1
-        if due:
-            process_phase(j, job.game_id, job.turn)
+        outcomes = []
+        for job in jobs:
+            started = time.monotonic()
+            orders: list[str] | None = None
+            error = bot_jobs.given_up(job)
+            if error is None:
+                try:
+                    orders = self._orders(job, runner)
+                except BotFailed as exc:
+                    error = str(exc)
+            outcomes.append(bot_jobs.Outcome(job, orders, error, time.monotonic() - started))
+            if error is None:
+                self.done += 1
+            else:
+                self.failed += 1
+        if bot_jobs.finish(j, outcomes):
+            process_phase(j, jobs[0].game_id, jobs[0].turn)
             j.wake()
         return True
 
