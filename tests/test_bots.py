@@ -203,10 +203,10 @@ def _game(hero_power: str, seed: int, until: int) -> dict[str, int]:
 
 def test_the_heuristic_bot_beats_random() -> None:
     """Ten Standard games to 1910 (or a solo), the heuristic bot's seat rotated
-    over the powers, six random bots against it: measured 15.3 centres on
-    average for it (5 of 10 games solo wins by 1910 at 18) against 2.9 for
-    each random power; the margins asserted (12, and four times the field's)
-    leave room."""
+    over the powers, six random bots against it: measured 19.5 centres on
+    average for it (a solo, 18 or more, in all ten by 1910) against 2.2 for
+    each random power; the margins asserted (16 centres, eight solos, six times
+    the field's) leave room."""
     powers = sorted(GameRecord.new("standard").variant.powers)
     hero_centres, field_centres = [], []
     for g in range(10):
@@ -216,5 +216,6 @@ def test_the_heuristic_bot_beats_random() -> None:
         field_centres += [counts.get(p, 0) for p in powers if p != hero]
     hero_mean = sum(hero_centres) / len(hero_centres)
     field_mean = sum(field_centres) / len(field_centres)
-    assert hero_mean >= 12, hero_centres
-    assert hero_mean >= 4 * field_mean, (hero_centres, field_mean)
+    assert hero_mean >= 16, hero_centres
+    assert sum(c >= 18 for c in hero_centres) >= 8, hero_centres
+    assert hero_mean >= 6 * field_mean, (hero_centres, field_mean)

@@ -217,9 +217,12 @@ class Movement:
 
     def arrange_convoy(self, army: _Unit, dprov: str, claimed: set[str]) -> bool:
         """Order the power's free fleets to carry ``army`` to ``dprov`` if they
-        make a chain; False when they cannot."""
-        free = {u.prov: u for u in self.units
-                if u.type is UnitType.FLEET and u.stay is None and u.prov not in claimed}
+        make a chain; False when they cannot. Free: a fleet not yet decided (and
+        not in the way of a unit moving in), or one that stays with nothing yet
+        to do (it would only hold, or support later)."""
+        free = {u.prov: u for u in self.units if u.type is UnitType.FLEET and (
+            (u.stay is None and u.prov not in claimed)
+            or (u.stay and u.order is None and u.choice is None))}
         seas = self.board.convoy_route_seas(army.prov, dprov, free)
         if not seas:
             return False
