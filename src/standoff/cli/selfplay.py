@@ -70,9 +70,8 @@ class Interrupt:
 @click.option("--move-bias", type=float, default=0.7, show_default=True,
               help="The chance a unit picks among its moves rather than any order.")
 @click.option("--bot", default=None, metavar="NAME",
-              help="A bundled bot (see 'standoff bots' in the docs: random, heuristic, "
-                   "search) playing every power. Default: random legal orders "
-                   "(--move-bias).")
+              help="The bundled bot playing every power (random, heuristic, search). "
+                   "Default: random legal orders (--move-bias).")
 @click.option("--batch", "batch_size", type=int, default=8, show_default=True,
               help="Games per batch (the unit of work sent to a worker).")
 @click.option("--output", "-o", required=True, metavar="FILE",

@@ -88,7 +88,8 @@ def _centres(ax: Any, report: Report, palette: Mapping[str, Any],
     ax.set_xlabel("year")
     ax.set_ylabel("centres")
     ax.grid(alpha=0.3)
-    ax.legend(fontsize="small", ncols=2 if len(report.powers) > 7 else 1)
+    # beside the panel, not over the lines (thirteen powers fill a corner)
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
 
 
 def _outcomes(ax: Any, report: Report) -> None:
@@ -105,9 +106,10 @@ def _outcomes(ax: Any, report: Report) -> None:
                   if len(labels) > 7 else "center")
     ax.set_title(f"Outcomes per power ({report.games} games)")
     _whole(ax.yaxis)
+    ax.set_ylim(0, report.games * 1.15)  # room for the legend above the tallest bars
     ax.set_ylabel("games")
     ax.grid(axis="y", alpha=0.3)
-    ax.legend(fontsize="small")
+    ax.legend(fontsize="small", loc="upper center", ncols=3)
 
 
 def _lengths(ax: Any, report: Report) -> None:
@@ -144,6 +146,7 @@ def _winners(ax: Any, report: Report, palette: Mapping[str, Any],
                    label=names[figures.power])
             bottom = [b + h for b, h in zip(bottom, heights, strict=True)]
     ax.set_title("Solo wins by year")
+    ax.set_xlim(report.first_year - 0.5, report.max_year + 0.5)
     _whole_years(ax)
     ax.set_xlabel("year")
     ax.set_ylabel("games")
