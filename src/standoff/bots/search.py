@@ -24,7 +24,8 @@ and keep the one whose outcome is best. This bot does exactly that:
    unit stays where it is, with what each centre risks (more enemy units
    can reach it than own units defend it) and what each enemy centre
    offers (own units can reach it in greater strength than its defenders),
-   plus a small bonus per unit and a penalty per unit dislodged.
+   plus a small bonus per unit and a penalty per unit dislodged, and a
+   space the victory rule names (Sahara's Iceland) as the heuristic values it.
 
 Retreats and adjustments are the heuristic bot's. Canal permissions and
 NO CONVERT notes in a movement phase are the heuristic's too (kept as given).
@@ -65,6 +66,7 @@ from standoff import (
 )
 
 from . import BaseBot, Setting, load
+from .ahead import goals
 
 #: how many opponent samples each candidate is adjudicated against (the
 #: heuristic's own prediction is always the first)
@@ -327,6 +329,11 @@ GAIN_CHANCE_EVEN = 0.1
 #: per own unit on the board, and per own unit dislodged (awaiting retreat)
 UNIT_VALUE = 0.25
 DISLODGED_PENALTY = 0.35
+#: a goal the victory rule names (:func:`standoff.bots.ahead.goals`): its worth with
+#: an own unit on it; this share of it with one next to it, or lost with another
+#: power's unit on it
+GOAL_NEAR = 0.3
+GOAL_LOST = 0.5
 
 
 def position_value(variant: Variant, position: Position, power: str,
@@ -379,7 +386,20 @@ def position_value(variant: Variant, position: Position, power: str,
             value += GAIN_CHANCE
         elif own and own == enemy:
             value += GAIN_CHANCE_EVEN
+    for g, worth in goals(variant, position.phase).items():
+        holder = position.unit_at(g)  # (a victory rule's space: Sahara's Iceland)
+        if holder is not None:
+            value += worth if holder.power == power else -worth * GOAL_LOST
+        elif any(u.power == power and g in _reach_of(board, u.type, u.location)
+                 for u in position.units):
+            value += worth * GOAL_NEAR
     return value
+
+
+def _reach_of(board: Board, utype: UnitType, loc: str) -> frozenset[str]:
+    """The provinces a unit of this type at ``loc`` may move into."""
+    table = board.army_reach if utype is UnitType.ARMY else board.fleet_reach
+    return table.get(loc, frozenset())
 
 
 _REACH: dict[int, tuple[Board, dict[tuple[UnitType, str], tuple[str, ...]]]] = {}
