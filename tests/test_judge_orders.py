@@ -94,6 +94,10 @@ def test_nobody_reads_anothers_pending_orders(api: Api) -> None:
                     if method == "GET" and path.startswith("/api/v1/") and set(names) <= {
                         "game_id"}})
     assert f"/games/{gid}/legal/options" in paths and f"/games/{gid}/conversations" in paths
+    # an event stream answers its first event and ends with seconds=0 (the stream's own
+    # secrecy over time: test_judge_events.py)
+    paths = [p + "?seconds=0" if p.endswith("/events") else p for p in paths]
+    assert f"/games/{gid}/events?seconds=0" in paths
     paths += [f"/games/{gid}/map.svg?orders=1", f"/games/{gid}/map.svg?phase=S1901M&orders=1"]
     # a power's legal orders name others' moves (England may support F BRE - ENG): those
     # answers must simply not change when France submits

@@ -24,6 +24,7 @@ from fastapi import Depends, Request
 
 from .db import Database
 from .settings import Settings
+from .streams import StreamGate
 from .variants import VariantStore
 
 log = logging.getLogger("standoff.judge")
@@ -42,9 +43,13 @@ class Judge:
     listeners: list[Listener] = field(default_factory=list)
     #: the judge's own variant registry: each game's rules, from the game itself
     variants: VariantStore = field(init=False)
+    #: the event streams this process holds open (GET .../events)
+    streams: StreamGate = field(init=False)
 
     def __post_init__(self) -> None:
         self.variants = VariantStore(self.settings)
+        self.streams = StreamGate(self.settings.event_streams_max,
+                                  self.settings.event_streams_per_account)
 
     def notify(self, event: str, game_id: int, **data: Any) -> None:
         for listener in self.listeners:

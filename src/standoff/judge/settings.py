@@ -142,6 +142,12 @@ class Settings:
     #: killed beyond them and the seat is in civil disorder for the phase)
     bot_seconds: float = 10.0
     bot_memory_mib: int = 2048
+    #: a game's event stream (GET .../events) looks at its game this often (seconds);
+    #: each process serves at most ``event_streams_max`` streams, at most
+    #: ``event_streams_per_account`` to one account (429 after)
+    events_interval: float = 1.0
+    event_streams_max: int = 500
+    event_streams_per_account: int = 8
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "database_url", normalise_database_url(self.database_url))

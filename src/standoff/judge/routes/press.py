@@ -54,7 +54,7 @@ from datetime import timedelta
 from typing import Annotated
 
 from fastapi import APIRouter, Query
-from sqlalchemy import ColumnElement, func, select
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -64,6 +64,7 @@ from ..context import Judge, JudgeDep
 from ..db import utcnow
 from ..errors import ERROR_RESPONSES, ApiError, conflict, forbidden, invalid, not_found
 from ..models import GameRow, Message, MessageRead, MessageRecipient
+from ..press_access import is_mine, visible_press
 from ..rules import Rules
 from ..schemas import ConversationOut, GameId, MessageIn, MessageOut, ReadIn
 
@@ -80,31 +81,6 @@ def _member(s: Session, game: GameRow, who: Caller) -> str | None:
     """The caller's power in the game (None: its master, playing no power); 403
     for anyone else."""
     return member_power(s, game, who, "read and write its press")
-
-
-def _visible(game_id: int, who: Caller, power: str | None) -> ColumnElement[bool]:
-    """The messages of the game the caller may read: public ones, and a player's
-    power's (sent by it or to it, whoever played it then: a replacement reads the
-    power's press), or the master's own notices."""
-    cond: ColumnElement[bool] = Message.public.is_(True) | _sent_by(who, power)
-    if power is not None:
-        cond = cond | Message.id.in_(select(MessageRecipient.message_id).where(
-            MessageRecipient.game_id == game_id, MessageRecipient.power == power))
-    return (Message.game_id == game_id) & cond
-
-
-def _sent_by(who: Caller, power: str | None) -> ColumnElement[bool]:
-    """Messages the caller's side sent: its power's, or (the master playing none) the
-    master's own."""
-    if power is not None:
-        return Message.sender_power == power
-    return Message.sender_power.is_(None) & (Message.sender_id == who.user_id)
-
-
-def _is_mine(sender_power: str | None, sender_id: int, who: Caller, power: str | None
-             ) -> bool:
-    return sender_power == power if power is not None else (
-        sender_power is None and sender_id == who.user_id)
 
 
 def _recipients(rules: Rules, sender: str | None, to: list[str] | str) -> list[str]:
@@ -161,7 +137,7 @@ def _throttle(s: Session, j: Judge, who: Caller) -> None:
 def _numbers(s: Session, game_id: int, who: Caller, power: str | None) -> list[int]:
     """The game numbers of the messages the caller may read, in order: the caller's
     id of a message is its place in this list plus one."""
-    return list(s.scalars(select(Message.number).where(_visible(game_id, who, power))
+    return list(s.scalars(select(Message.number).where(visible_press(game_id, who, power))
                           .order_by(Message.number)))
 
 
@@ -173,7 +149,7 @@ def _rank(numbers: list[int], number: int) -> int:
 
 def _out(m: Message, to: list[str], reads: dict[str, int], who: Caller,
          numbers: list[int], power: str | None) -> MessageOut:
-    mine = _is_mine(m.sender_power, m.sender_id, who, power)
+    mine = is_mine(m.sender_power, m.sender_id, who, power)
     return MessageOut.model_validate({
         "id": _rank(numbers, m.number), "from": m.sender_power or MASTER,
         "to": PUBLIC if m.public else to,
@@ -241,7 +217,7 @@ def list_messages(
         if since >= len(numbers):
             return []
         after = numbers[since - 1] if since > 0 else 0
-        query = select(Message).where(_visible(game_id, who, power), Message.number > after)
+        query = select(Message).where(visible_press(game_id, who, power), Message.number > after)
         if conversation is not None:
             query = query.where(Message.conversation == _conversation_key(conversation))
         messages = list(s.scalars(query.order_by(Message.number).limit(limit)))
@@ -267,7 +243,7 @@ def _conversations(s: Session, game_id: int, who: Caller,
     found: dict[str, ConversationOut] = {}
     rows = s.execute(select(Message.number, Message.conversation, Message.sender_id,
                             Message.sender_power, Message.sent_at)
-                     .where(_visible(game_id, who, power)).order_by(Message.number)).all()
+                     .where(visible_press(game_id, who, power)).order_by(Message.number)).all()
     numbers = [row[0] for row in rows]  # the caller's messages, in order (``_numbers``)
     for rank, (number, key, sender, sender_power, at) in enumerate(rows, 1):
         c = found.get(key)
@@ -278,7 +254,7 @@ def _conversations(s: Session, game_id: int, who: Caller,
                 read_up_to=_rank(numbers, reads.get(key, 0)))
         c.messages += 1
         c.last_id, c.last_at = rank, at
-        if not _is_mine(sender_power, sender, who, power) and number > reads.get(key, 0):
+        if not is_mine(sender_power, sender, who, power) and number > reads.get(key, 0):
             c.unread += 1
     return sorted(found.values(), key=lambda c: -c.last_id)
 
