@@ -20,7 +20,8 @@ state the action makes sense in.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 from sqlalchemy import or_, select, update
 
@@ -35,11 +36,39 @@ DEFAULT_PHASE_SECONDS = 24 * 3600
 
 
 def clock_for(game: GameRow, kind: str, now: datetime) -> tuple[datetime | None, float | None]:
-    """(deadline, seconds left while paused) for a phase of ``kind`` starting now."""
+    """(deadline, seconds left while paused) for a phase of ``kind`` starting now: its
+    length from now, or, in a game with a fixed deadline time, the nearest such
+    time (:func:`fixed_deadline`)."""
     seconds = float(game.deadlines.get(kind, DEFAULT_PHASE_SECONDS))
+    if game.deadline_time is not None:
+        deadline = fixed_deadline(now, seconds, game.deadline_time, game.time_zone or "UTC")
+        seconds = (deadline - now).total_seconds()
     if game.paused:
         return None, seconds
     return now + timedelta(seconds=seconds), None
+
+
+def fixed_deadline(now: datetime, length: float, at: str, zone: str) -> datetime:
+    """The ``at`` ("HH:MM") on the clocks of ``zone`` nearest to ``length`` seconds
+    after ``now`` (UTC), but never less than half of ``length`` away: a daily game at
+    20:00 Europe/Paris ends each phase at 20:00 there whenever it began (begun at
+    21:00, the next day's 20:00; at 19:59, not a minute later but the next day's),
+    summer time or not; a three-day phase ends at 20:00 on the third day. On a day
+    the clocks skip that time, the zone's rules read it (``fold=0``)."""
+    hour, minute = (int(part) for part in at.split(":"))
+    tz = ZoneInfo(zone)
+    target = now + timedelta(seconds=length)
+    earliest = now + timedelta(seconds=length / 2)
+    day = target.astimezone(tz).date()
+    candidates = []
+    for offset in range(-1, 3):
+        d = day + timedelta(days=offset)
+        when = datetime(d.year, d.month, d.day, hour, minute, tzinfo=tz).astimezone(UTC)
+        if when >= earliest:
+            candidates.append(when)
+    # the nearest to the phase's length; of two as near, the later
+    return min(candidates,
+               key=lambda when: (abs((when - target).total_seconds()), -when.timestamp()))
 
 
 def remind_time(settings: Settings, game: GameRow, kind: str,

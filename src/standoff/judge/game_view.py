@@ -66,6 +66,7 @@ def game_out(s: Session, game: GameRow, who: Caller, j: Judge) -> GameOut:
         invite=game.invite_code if is_master else None, created_at=game.created_at,
         variant_sha256=game.variant_sha256, set_aside=is_set_aside(game),
         failure=game.failure if is_master and is_set_aside(game) else None,
+        deadline_time=game.deadline_time, time_zone=game.time_zone,
         fill_bot=game.fill_bot, join_by=game.join_by, takeover_after=game.takeover_after,
         takeover_bot=game.takeover_bot,
         bot_failures=[BotFailureOut(turn=f.turn, phase=f.phase, power=f.power, bot=f.bot,

@@ -175,6 +175,11 @@ class GameRow(Base):
     #: disorder, as ever
     takeover_after: Mapped[int | None] = mapped_column(Integer)
     takeover_bot: Mapped[str | None] = mapped_column(String(40))
+    #: deadlines at a fixed clock time ("20:00") in a time zone ("Europe/Paris"): each
+    #: phase ends at the one such time nearest its length, at least half its length away
+    #: (None: a phase ends its length after it starts)
+    deadline_time: Mapped[str | None] = mapped_column(String(5))
+    time_zone: Mapped[str | None] = mapped_column(String(64))
 
 
 class Seat(Base):

@@ -60,6 +60,13 @@ class GameIn(StrictBody):
     options: dict[str, Any] | None = Field(default=None, description="rule options "
                                            "(GET /api/v1/options lists them)")
     deadlines: DeadlinesIn | None = Field(default=None, description="seconds per phase type")
+    deadline_time: Annotated[str, StringConstraints(
+        pattern=r"^([01][0-9]|2[0-3]):[0-5][0-9]$")] | None = Field(
+        default=None, description="end every phase at this clock time (\"20:00\"): the "
+        "one nearest the phase's length, at least half its length away")
+    time_zone: Annotated[str, StringConstraints(min_length=1, max_length=64)] | None = Field(
+        default=None, description="the IANA time zone of deadline_time "
+        "(\"Europe/Paris\"; default UTC)")
     press: Literal["full", "public", "none"] = "full"
     anonymous: bool = False
     private: bool = Field(default=False, description="invite-only: players give the "
@@ -274,6 +281,9 @@ class GameOut(BaseModel):
                             "and is set aside until the master retries it "
                             "(POST .../master/retry)")
     failure: str | None = Field(default=None, description="why it failed (master only)")
+    deadline_time: str | None = Field(default=None, description="phases end at this clock "
+                                      "time in time_zone")
+    time_zone: str | None = None
     fill_bot: str | None = None
     join_by: datetime | None = Field(default=None, description="when the empty seats go "
                                      "to fill_bot")

@@ -17,6 +17,7 @@ from __future__ import annotations
 import secrets
 from datetime import timedelta
 from typing import Annotated
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from fastapi import APIRouter, Header, Query
 
@@ -25,7 +26,7 @@ from ..auth import CallerDep
 from ..bots import DEFAULT_STAND_IN, bot_name
 from ..context import Judge, JudgeDep
 from ..db import utcnow
-from ..errors import ERROR_RESPONSES, conflict, forbidden
+from ..errors import ERROR_RESPONSES, conflict, forbidden, invalid
 from ..game_view import game_out
 from ..models import GameRow, Seat
 from ..processing import request_processing, start_if_full
@@ -92,7 +93,9 @@ def create_game(body: GameIn, who: CallerDep, j: JudgeDep) -> GameOut:
                     if body.fill_bot else None,
                     takeover_after=body.takeover_after,
                     takeover_bot=(body.takeover_bot or DEFAULT_STAND_IN)
-                    if body.takeover_after is not None else None)
+                    if body.takeover_after is not None else None,
+                    deadline_time=body.deadline_time,
+                    time_zone=_time_zone(body.time_zone) if body.deadline_time else None)
         s.add(game)
         s.flush()
         for power, bot in seated.items():
@@ -110,6 +113,18 @@ def create_game(body: GameIn, who: CallerDep, j: JudgeDep) -> GameOut:
         if due:
             request_processing(j, game_id, turn)
     return out
+
+
+def _time_zone(name: str | None) -> str:
+    """An IANA time zone's name, checked (400 for one the judge does not know)."""
+    if name is None:
+        return "UTC"
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise invalid(f"there is no time zone {name!r}: give an IANA name such as "
+                      "Europe/Paris or America/New_York") from exc
+    return name
 
 
 #: how long a game with ``fill_bot`` waits for people when it does not say

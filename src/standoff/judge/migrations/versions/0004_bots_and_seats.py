@@ -1,4 +1,4 @@
-"""Bots in seats, and seats that never die.
+"""Bots in seats, seats that never die, and deadlines at a fixed clock time.
 
 * ``seats``: ``user_id`` may be empty (a seat a bot plays for good, or one its
   master opened for a replacement); ``bot`` (who plays it now, when a bot does),
@@ -6,7 +6,8 @@
   sent), ``away_from``, ``away_until``, ``away_bot`` (a declared absence);
 * ``games``: ``fill_bot`` and ``join_by`` (seats still empty when the join period
   ends go to a bot), ``takeover_after`` and ``takeover_bot`` (a bot plays a seat
-  after that many missed phases);
+  after that many missed phases), ``deadline_time`` and ``time_zone`` (deadlines
+  at a fixed clock time);
 * ``phases.bots``: which powers a bot played in each processed phase;
 * ``pending_orders.by_bot``: the bot that gave a power's pending orders;
 * new table ``bot_jobs``: each bot's orders for each phase, a job for any worker.
@@ -46,6 +47,8 @@ def upgrade() -> None:
         games.add_column(sa.Column("join_by", sa.DateTime(), nullable=True))
         games.add_column(sa.Column("takeover_after", sa.Integer(), nullable=True))
         games.add_column(sa.Column("takeover_bot", sa.String(length=40), nullable=True))
+        games.add_column(sa.Column("deadline_time", sa.String(length=5), nullable=True))
+        games.add_column(sa.Column("time_zone", sa.String(length=64), nullable=True))
     op.create_index("ix_games_join_by", "games", ["join_by"])
     with op.batch_alter_table("pending_orders") as pending:
         pending.add_column(sa.Column("by_bot", sa.String(length=40), nullable=True))
