@@ -134,6 +134,8 @@ async def caller(who: Annotated[Caller | None, Depends(optional_caller)]) -> Cal
 
 #: a route's parameter for the signed-in caller, 401 without one (declared once)
 CallerDep = Annotated[Caller, Depends(caller)]
+#: a route's parameter for the caller, or None for a reader without credentials
+MaybeCaller = Annotated[Caller | None, Depends(optional_caller)]
 
 
 def check_csrf(request: Request, session_secret: str) -> None:

@@ -376,3 +376,32 @@ class BotJob(Base):
     seconds: Mapped[float | None] = mapped_column(Float)
     created_at: Mapped[datetime]
     finished_at: Mapped[datetime | None]
+
+
+class BoardRow(Base):
+    """A planning board: a private copy of a position (a game's phase, or a variant's
+    start) where its owner moves any unit and orders for every power, adjudicated by
+    the engine, step by step. Nothing of it reaches any game. ``key`` is the shared
+    link's secret: whoever has it may look, only the owner may change it.
+
+    ``steps`` is the list of states (the engine's JSON without history) from the
+    first; ``at`` the one shown; ``orders[i]`` the orders given at step ``i`` and
+    ``results[i]`` what they came to (for the steps already adjudicated)."""
+
+    __tablename__ = "boards"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    key: Mapped[str] = mapped_column(String(32), unique=True)
+    owner_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"),
+                                          index=True)
+    title: Mapped[str] = mapped_column(String(200))
+    variant: Mapped[str] = mapped_column(String(40))
+    #: a designer's variant file the board plays (None: bundled), and its digest
+    variant_file: Mapped[str | None] = mapped_column(Text)
+    variant_sha256: Mapped[str | None] = mapped_column(String(64))
+    steps: Mapped[list[Any]]
+    orders: Mapped[list[Any]]
+    results: Mapped[list[Any]]
+    at: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime]
+    updated_at: Mapped[datetime]

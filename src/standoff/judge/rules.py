@@ -264,6 +264,17 @@ class Rules:
         """The state as the engine's record (without history): what a bot is given."""
         return self._load(state)
 
+    def checked_state(self, state: dict[str, Any]) -> dict[str, Any]:
+        """A state someone wrote (a planning board's units), as the engine reads it
+        back; 422 with the engine's reason when it is no position of this variant."""
+        try:
+            return self._state(self._load(state))
+        except StandoffError as exc:
+            raise ApiError(422, f"that is no position of {self.title}: {exc}") from exc
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise ApiError(422, f"that is no position of {self.title}: "
+                                f"{type(exc).__name__} {exc}") from exc
+
     def phase_of(self, state: dict[str, Any]) -> tuple[str, str]:
         """(short phase name, phase kind) of the state's current phase."""
         record = self._load(state)

@@ -387,3 +387,52 @@ class VotesOut(BaseModel):
 #: a game's id in a path: a positive 32-bit integer (anything else is 400, not a
 #: number the database cannot hold)
 GameId = Annotated[int, Path(ge=1, le=2**31 - 1, description="the game's id")]
+
+
+class BoardIn(StrictBody):
+    """Where a planning board starts: a game's phase (``game``, ``phase``: default its
+    current one), another board's step shown (``board``: its link's key), or a
+    variant's start (``variant``)."""
+
+    game: Annotated[int, Field(ge=1, le=2**31 - 1)] | None = None
+    phase: Annotated[str, StringConstraints(max_length=20)] | None = None
+    board: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,40}$")] | None = None
+    variant: Annotated[str, StringConstraints(min_length=1, max_length=40)] | None = None
+
+
+class BoardOrdersIn(StrictBody):
+    orders: Annotated[dict[PowerName, Annotated[list[OrderText], Field(max_length=500)]],
+                      Field(max_length=60)] = Field(
+        description="{power: [orders]}: replaces those powers' orders at the step shown")
+
+
+class BoardUnitsIn(StrictBody):
+    units: Annotated[dict[PowerName, Annotated[list[OrderText], Field(max_length=2000)]],
+                     Field(max_length=60)] = Field(
+        description="{power: [\"A PAR\", \"F STP/SC\", ...]}: every unit on the board")
+    centres: Annotated[dict[PowerName, Annotated[list[OrderText], Field(max_length=2000)]],
+                       Field(max_length=60)] | None = Field(
+        default=None, description="{power: [\"PAR\", ...]} (default: as they are)")
+
+
+class BoardStepIn(StrictBody):
+    step: Annotated[int, Field(ge=0, le=100_000)]
+
+
+class BoardStepOut(BaseModel):
+    phase: str
+    position: dict[str, Any]
+    orders: dict[str, list[str]]
+    results: list[dict[str, Any]]
+    outcome: dict[str, Any] | None
+
+
+class BoardOut(BaseModel):
+    key: str = Field(description="the board's link: /boards/KEY (anyone who has it sees it)")
+    title: str
+    variant: str
+    at: int = Field(description="the step shown")
+    steps: list[BoardStepOut]
+    yours: bool = Field(description="you own it (only the owner changes it)")
+    created_at: datetime
+    updated_at: datetime

@@ -146,6 +146,9 @@ class Settings:
     #: each process serves at most ``event_streams_max`` streams, at most
     #: ``event_streams_per_account`` to one account (429 after)
     events_interval: float = 1.0
+    #: planning boards: at most this many per account (the oldest goes), and steps each
+    boards_per_account: int = 30
+    board_steps_max: int = 200
     event_streams_max: int = 500
     event_streams_per_account: int = 8
 

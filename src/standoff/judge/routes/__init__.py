@@ -7,8 +7,9 @@ Only ``app.py`` imports this package; nothing here imports another route module.
 
 from __future__ import annotations
 
-from . import accounts, events, games, history, lobby, master, orders, press, seats, votes
+from . import accounts, boards, events, games, history, lobby, master, orders, press, seats, votes
 
 #: every router, in the order the app mounts them
 ROUTERS = (accounts.router, games.router, master.router, lobby.router, orders.router,
-           history.router, press.router, votes.router, seats.router, events.router)
+           history.router, press.router, votes.router, seats.router, events.router,
+           boards.router)

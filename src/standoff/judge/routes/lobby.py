@@ -19,10 +19,10 @@ from __future__ import annotations
 from typing import Annotated, Literal
 from urllib.parse import urlencode
 
-from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi import APIRouter, Query, Request, Response
 from sqlalchemy import ColumnElement, or_, select
 
-from ..auth import Caller, optional_caller
+from ..auth import MaybeCaller
 from ..context import JudgeDep
 from ..errors import ERROR_RESPONSES
 from ..models import GameRow, Seat
@@ -30,7 +30,6 @@ from ..schemas import GameSummaryOut
 
 router = APIRouter(prefix="/api/v1", tags=["games"], responses=ERROR_RESPONSES)
 
-MaybeCaller = Annotated[Caller | None, Depends(optional_caller)]
 Status = Literal["forming", "active", "finished"]
 #: the most games one page of the listing holds (and the default page size)
 PAGE_MAX = 500

@@ -1,4 +1,4 @@
-"""Bots in seats, seats that never die, and deadlines at a fixed clock time.
+"""Bots in seats, seats that never die, deadlines at a fixed clock time, planning boards.
 
 * ``seats``: ``user_id`` may be empty (a seat a bot plays for good, or one its
   master opened for a replacement); ``bot`` (who plays it now, when a bot does),
@@ -10,7 +10,9 @@
   at a fixed clock time);
 * ``phases.bots``: which powers a bot played in each processed phase;
 * ``pending_orders.by_bot``: the bot that gave a power's pending orders;
-* new table ``bot_jobs``: each bot's orders for each phase, a job for any worker.
+* new table ``bot_jobs``: each bot's orders for each phase, a job for any worker;
+* new table ``boards``: planning boards (a private copy of a position, adjudicated
+  step by step, shared by a link).
 
 Only additions: every existing row is kept (existing seats are people's).
 
@@ -74,6 +76,26 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("id"),
         sa.UniqueConstraint("game_id", "turn", "power", name="uq_bot_jobs_seat"),
     )
+    op.create_table(
+        "boards",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("key", sa.String(length=32), nullable=False),
+        sa.Column("owner_id", sa.Integer(), nullable=False),
+        sa.Column("title", sa.String(length=200), nullable=False),
+        sa.Column("variant", sa.String(length=40), nullable=False),
+        sa.Column("variant_file", sa.Text(), nullable=True),
+        sa.Column("variant_sha256", sa.String(length=64), nullable=True),
+        sa.Column("steps", sa.JSON(), nullable=False),
+        sa.Column("orders", sa.JSON(), nullable=False),
+        sa.Column("results", sa.JSON(), nullable=False),
+        sa.Column("at", sa.Integer(), nullable=False),
+        sa.Column("created_at", sa.DateTime(), nullable=False),
+        sa.Column("updated_at", sa.DateTime(), nullable=False),
+        sa.ForeignKeyConstraint(["owner_id"], ["users.id"], ondelete="CASCADE"),
+        sa.PrimaryKeyConstraint("id"),
+        sa.UniqueConstraint("key"),
+    )
+    op.create_index("ix_boards_owner_id", "boards", ["owner_id"])
     op.create_index("ix_bot_jobs_game_id", "bot_jobs", ["game_id"])
     op.create_index("ix_bot_jobs_status_lease", "bot_jobs", ["status", "lease_until"])
 

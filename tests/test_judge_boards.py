@@ -1,0 +1,108 @@
+"""Planning boards (issue 29 section 4: "from any game phase (or any variant's
+start), a private board where a player moves any unit of any power, gives orders
+for everyone, adjudicates with the real engine, steps forward and back, and shares
+a link to the result. Nothing of it reaches the game or the other players."), on
+both databases."""
+
+from __future__ import annotations
+
+import pytest
+from judge_fixtures import make_api
+
+pytestmark = pytest.mark.usefixtures("db_url")
+
+
+def test_a_board_from_a_game_plays_on_with_the_real_rules(db_url: str) -> None:
+    with make_api(db_url) as api:
+        table = api.full_game()
+        france = table.players["france"]
+        # France has secret orders pending: the board copies the units, not the orders
+        api.json("PUT", f"/games/{table.id}/orders", france, {"orders": ["A PAR - PIC"]})
+        board = api.json("POST", "/boards", france, {"game": table.id}, expect=201)
+        key = board["key"]
+        assert board["yours"] and board["at"] == 0 and board["steps"][0]["phase"] == "S1901M"
+        assert board["steps"][0]["orders"] == {} and "PIC" not in str(board)
+        # orders for two powers (DATC 6.A-style bounce: both to Burgundy)
+        board = api.json("PUT", f"/boards/{key}/orders", france, {"orders": {
+            "france": ["A PAR - BUR", "A MAR S A PAR - BUR"], "germany": ["A MUN - BUR"]}})
+        assert board["steps"][0]["orders"]["germany"] == ["A MUN - BUR"]
+        board = api.json("POST", f"/boards/{key}/adjudicate", france)
+        assert board["at"] == 1 and board["steps"][1]["phase"] == "F1901M"
+        units = board["steps"][1]["position"]["units"]
+        assert "A BUR" in units["france"] and "A MUN" in units["germany"]
+        assert len(board["steps"][0]["results"]) == 3  # what each order came to, kept
+        # back to the start, a different plan: the future is dropped
+        api.json("PUT", f"/boards/{key}/step", france, {"step": 0})
+        board = api.json("PUT", f"/boards/{key}/orders", france,
+                         {"orders": {"germany": ["A MUN - RUH"]}})
+        assert len(board["steps"]) == 1 and board["at"] == 0
+        # nothing reached the game: its phase, and France's own pending orders, unchanged
+        game = api.game(table, france)
+        assert game["phase"] == "S1901M"
+        assert api.json("GET", f"/games/{table.id}/orders", france)["orders"] == ["A PAR - PIC"]
+        assert api.json("GET", f"/games/{table.id}/orders", table.players["germany"])[
+            "orders"] == []
+
+
+def test_any_unit_of_any_power_anywhere(db_url: str) -> None:
+    with make_api(db_url) as api:
+        token = api.signup()
+        board = api.json("POST", "/boards", token, {"variant": "standard"}, expect=201)
+        key = board["key"]
+        board = api.json("PUT", f"/boards/{key}/units", token, {"units": {
+            "england": ["F NTH", "A YOR"], "germany": ["A HOL"]}})
+        placed = board["steps"][0]["position"]["units"]
+        assert sorted(placed["england"]) == ["A YOR", "F NTH"] and placed["germany"] == ["A HOL"]
+        assert "france" not in placed
+        board = api.json("PUT", f"/boards/{key}/orders", token, {"orders": {
+            "england": ["A YOR - HOL", "F NTH C A YOR - HOL"]}})
+        board = api.json("POST", f"/boards/{key}/adjudicate", token)
+        after = board["steps"][1]["position"]["units"]
+        # convoyed, but one against one: the holding army stays (DATC 6.A.1's rule of strength)
+        assert sorted(after["england"]) == ["A YOR", "F NTH"] and after["germany"] == ["A HOL"]
+        bad = api.call("PUT", f"/boards/{key}/units", token,
+                       {"units": {"england": ["F MUN"]}}, expect=422).json()
+        assert "MUN" in bad["detail"] or "position" in bad["detail"]
+        illegal = api.call("PUT", f"/boards/{key}/orders", token,
+                           {"orders": {"england": ["A HOL - MOS"]}}, expect=422).json()
+        assert illegal["detail"].startswith("England:")
+
+
+def test_a_shared_link_shows_and_only_the_owner_changes(db_url: str) -> None:
+    with make_api(db_url) as api:
+        owner, friend = api.signup(), api.signup()
+        key = api.json("POST", "/boards", owner, {"variant": "sahara"}, expect=201)["key"]
+        seen = api.json("GET", f"/boards/{key}")  # no account needed to look
+        assert seen["variant"] == "sahara" and not seen["yours"]
+        assert api.call("GET", f"/boards/{key}/map.svg").headers["content-type"].startswith(
+            "image/svg+xml")
+        api.call("POST", f"/boards/{key}/adjudicate", friend, expect=403)
+        copy = api.json("POST", "/boards", friend, {"board": key}, expect=201)
+        assert copy["yours"] and copy["key"] != key
+        api.call("GET", "/boards/not-a-board", expect=404)
+        api.call("POST", "/boards", friend, {}, expect=400)
+        api.call("POST", "/boards", friend, {"variant": "standard", "game": 1}, expect=400)
+
+
+def test_a_private_game_gives_boards_to_its_own_people_only(db_url: str) -> None:
+    with make_api(db_url) as api:
+        table = api.full_game(private=True)
+        api.call("POST", "/boards", api.signup(), {"game": table.id}, expect=403)
+        api.json("POST", "/boards", table.players["italy"], {"game": table.id}, expect=201)
+        api.call("POST", "/boards", table.players["italy"],
+                 {"game": table.id, "phase": "F1950M"}, expect=404)
+
+
+def test_boards_are_bounded(db_url: str) -> None:
+    """Each account keeps at most ``boards_per_account`` boards (the oldest goes) of at
+    most ``board_steps_max`` steps."""
+    with make_api(db_url, boards_per_account=2, board_steps_max=3) as api:
+        token = api.signup()
+        keys = [api.json("POST", "/boards", token, {"variant": "standard"}, expect=201)["key"]
+                for _ in range(3)]
+        api.call("GET", f"/boards/{keys[0]}", expect=404)
+        api.call("GET", f"/boards/{keys[2]}", expect=200)
+        for _ in range(2):
+            api.json("POST", f"/boards/{keys[2]}/adjudicate", token)
+        full = api.call("POST", f"/boards/{keys[2]}/adjudicate", token, expect=409).json()
+        assert "3 steps" in full["detail"]
