@@ -124,3 +124,36 @@ def test_a_master_cancels_a_forming_game_to_make_room(db_url: str) -> None:
         api.call("POST", f"/games/{started.id}/master/cancel", started.master, expect=409)
         listed = api.json("GET", "/games")
         assert first["id"] not in [g["id"] for g in listed if g["status"] == "forming"]
+
+
+def test_my_games_say_what_needs_me(db_url: str) -> None:
+    """Issue 29 section 2: "My games" shows the phase as people read it, whether my
+    power still has orders to give, and how many messages I have not read."""
+    from judge_fixtures import make_api
+
+    with make_api(db_url) as api:
+        table = api.full_game()
+        france = table.players["france"]
+
+        def listed(token: str) -> dict[str, Any]:
+            return next(g for g in api.json("GET", "/games", token) if g["id"] == table.id)
+
+        mine = listed(france)
+        assert mine["phase_title"] == "Spring 1901, Movement"
+        assert mine["needs_orders"] and mine["unread"] == 0
+        api.json("PUT", f"/games/{table.id}/orders", france, {"orders": ["A PAR - BUR"]})
+        api.json("POST", f"/games/{table.id}/messages", table.players["england"],
+                 {"to": ["france"], "body": "Hello"}, expect=201)
+        api.json("POST", f"/games/{table.id}/messages", table.players["england"],
+                 {"to": "all", "body": "Hello all"}, expect=201)
+        mine = listed(france)
+        assert not mine["needs_orders"] and mine["unread"] == 2
+        assert listed(table.players["italy"])["unread"] == 1  # the public message only
+        assert listed(table.players["england"])["unread"] == 0  # its own are never unread
+        api.json("POST", f"/games/{table.id}/master/process", table.master)
+        mine = listed(france)
+        assert mine["phase_title"] == "Fall 1901, Movement" and mine["needs_orders"]
+        # the history lists the powers that sent nothing (issue 29 section 3)
+        phases = api.json("GET", f"/games/{table.id}/phases", france)
+        assert "france" not in phases[0]["missed"] and "italy" in phases[0]["missed"]
+        assert phases[0]["missed"] == sorted(phases[0]["missed"])

@@ -57,7 +57,8 @@ def game_out(s: Session, game: GameRow, who: Caller, j: Judge) -> GameOut:
             open=seat is not None and seat.open)
     return GameOut(
         id=game.id, name=game.name, variant=game.variant, status=_status(game.status),
-        phase=game.phase, deadline=game.deadline, position=game.state["position"],
+        phase=game.phase, phase_title=game.phase_title, deadline=game.deadline,
+        position=game.state["position"],
         powers=powers, outcome=game.outcome, options=game.options, deadlines=game.deadlines,
         press=game.press, anonymous=game.anonymous, private=game.private, paused=game.paused,
         remaining=game.paused_remaining, turn=game.turn,

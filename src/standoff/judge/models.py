@@ -134,6 +134,9 @@ class GameRow(Base):
     #: processed phases so far: the game's version
     turn: Mapped[int] = mapped_column(Integer)
     phase: Mapped[str] = mapped_column(String(20))
+    #: the phase as people read it ("Spring 1902, Movement"), for the lobby's listing,
+    #: which never builds a variant
+    phase_title: Mapped[str | None] = mapped_column(String(80))
     #: the engine's game JSON, without history and pending orders
     state: Mapped[dict[str, Any]]
     #: powers with something to order in the current phase
@@ -247,6 +250,8 @@ class PhaseRow(Base):
     report_text: Mapped[str | None] = mapped_column(Text)
     #: the powers a bot played in this phase, and which bot (history discloses them)
     bots: Mapped[dict[str, Any] | None]
+    #: the powers that had to order in this phase and sent nothing (civil disorder)
+    missed: Mapped[list[Any] | None]
 
 
 class Message(Base):

@@ -10,9 +10,10 @@ The master playing no power reads public press and their own notices.
 from __future__ import annotations
 
 from sqlalchemy import ColumnElement, select
+from sqlalchemy.orm import Session
 
 from .auth import Caller
-from .models import Message, MessageRecipient
+from .models import Message, MessageRead, MessageRecipient
 
 
 def visible_press(game_id: int, who: Caller, power: str | None) -> ColumnElement[bool]:
@@ -37,3 +38,17 @@ def is_mine(sender_power: str | None, sender_id: int, who: Caller, power: str | 
     """Did the caller's side send this message (so it is never unread to them)?"""
     return sender_power == power if power is not None else (
         sender_power is None and sender_id == who.user_id)
+
+
+def unread_count(s: Session, game_id: int, who: Caller, power: str | None) -> int:
+    """How many messages of the game the caller may read and has not (their read
+    marker per conversation; their own side's messages are never unread)."""
+    reads = {c: n for c, n in s.execute(select(MessageRead.conversation,
+                                               MessageRead.last_read_id)
+                                        .where(MessageRead.game_id == game_id,
+                                               MessageRead.user_id == who.user_id))}
+    rows = s.execute(select(Message.number, Message.conversation, Message.sender_power,
+                            Message.sender_id).where(visible_press(game_id, who, power)))
+    return sum(1 for number, key, sender_power, sender_id in rows
+               if not is_mine(sender_power, sender_id, who, power)
+               and number > reads.get(key, 0))

@@ -60,6 +60,7 @@ def start_game(s: Session, game: GameRow, rules: Rules, now: datetime,
     phase, kind = rules.phase_of(game.state)
     game.status = "active"
     game.phase = phase
+    game.phase_title = rules.phase_title(game.state)
     game.to_order = rules.powers_to_order(game.state)
     game.started_at = now
     game.join_by = None
@@ -212,14 +213,16 @@ def _process_once(j: Judge, game_id: int, turn: int | None, wait: bool,
                           report_text=result.report_text, processed_at=now))
         seats = dict(_seats(s, game_id))
         bots = close_phase(s, game, seats, {p for p, given in orders.items() if given}, now)
-        if bots:
-            s.get_one(PhaseRow, (game_id, current)).bots = bots
+        stored = s.get_one(PhaseRow, (game_id, current))
+        stored.bots = bots or None
+        stored.missed = sorted(p for p in game.to_order if not orders.get(p)) or None
         s.execute(delete(PendingOrdersRow).where(PendingOrdersRow.game_id == game_id,
                                               PendingOrdersRow.turn == current))
         s.execute(update(BotJob).where(BotJob.game_id == game_id, BotJob.turn == current,
                                        BotJob.status == "queued").values(status="stale"))
         values: dict[str, object] = {
             "turn": current + 1, "state": result.state, "phase": result.phase,
+            "phase_title": rules.phase_title(result.state),
             "to_order": result.to_order, "process_requested": False,
             # processed after all (the master's "process now" once the cause was fixed)
             "failed_turn": None, "failed_at": None, "failure": None,

@@ -280,6 +280,11 @@ class Rules:
         record = self._load(state)
         return record.phase_name, KINDS[record.position.phase.kind.value]
 
+    def phase_title(self, state: dict[str, Any]) -> str:
+        """The state's phase as people read it: ``Spring 1902, Movement``."""
+        record = self._load(state)
+        return record.position.phase.long_name(self.variant.calendar)
+
     def powers_to_order(self, state: dict[str, Any]) -> list[str]:
         """The powers that must act this phase (units, retreats, adjustments): the
         ones processing waits for and whose silence is an NMR."""

@@ -239,6 +239,11 @@ class GameSummaryOut(BaseModel):
         "the powers already seated, while the game is forming (who plays them is not "
         "said): the others are free"))
     your_power: str | None
+    phase_title: str | None = Field(default=None, description="the phase as people read it: "
+                                    "Spring 1902, Movement")
+    needs_orders: bool = Field(default=False, description="your power has orders to give "
+                               "this phase and has sent none")
+    unread: int = Field(default=0, description="messages of this game you have not read")
     open_powers: list[str] = Field(default_factory=list, description=(
         "a game under way: the powers open for a new player to take over"))
     bots: dict[str, str] = Field(default_factory=dict, description=(
@@ -256,6 +261,7 @@ class GameOut(BaseModel):
     variant: str
     status: Literal["forming", "active", "finished"]
     phase: str
+    phase_title: str | None = Field(default=None, description="Spring 1902, Movement")
     deadline: datetime | None
     position: dict[str, Any]
     powers: dict[str, PowerOut]
@@ -343,6 +349,8 @@ class PhaseOut(BaseModel):
     processed_at: datetime
     bots: dict[str, str] = Field(default_factory=dict, description="the powers a bot "
                                  "played in this phase: {power: bot}")
+    missed: list[str] = Field(default_factory=list, description="the powers that had to "
+                              "order and sent nothing (their units in civil disorder)")
 
 
 class MessageOut(BaseModel):

@@ -38,7 +38,7 @@ def phases(game_id: GameId, who: CallerDep, j: JudgeDep,
         return [PhaseOut(phase=r.phase, position=r.position, orders=r.orders, results=r.results,
                          events=[str(e) for e in r.events], report=r.report,
                          report_text=r.report_text, processed_at=r.processed_at,
-                         bots=dict(r.bots or {}))
+                         bots=dict(r.bots or {}), missed=list(r.missed or []))
                 for r in rows]
 
 

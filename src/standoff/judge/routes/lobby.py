@@ -25,7 +25,8 @@ from sqlalchemy import ColumnElement, or_, select
 from ..auth import MaybeCaller
 from ..context import JudgeDep
 from ..errors import ERROR_RESPONSES
-from ..models import GameRow, Seat
+from ..models import GameRow, PendingOrdersRow, Seat
+from ..press_access import unread_count
 from ..schemas import GameSummaryOut
 
 router = APIRouter(prefix="/api/v1", tags=["games"], responses=ERROR_RESPONSES)
@@ -59,7 +60,8 @@ def list_games(request: Request, response: Response, who: MaybeCaller, j: JudgeD
             where = or_(open_public, GameRow.master_id == who.user_id, GameRow.id.in_(playing))
         query = select(GameRow.id, GameRow.name, GameRow.variant, GameRow.status, GameRow.phase,
                        GameRow.deadline, GameRow.press, GameRow.anonymous, GameRow.private,
-                       GameRow.master_id, GameRow.power_count).where(where)
+                       GameRow.master_id, GameRow.power_count, GameRow.phase_title,
+                       GameRow.turn, GameRow.to_order).where(where)
         if status is not None:
             query = query.where(GameRow.status == status)
         if before is not None:
@@ -82,6 +84,23 @@ def list_games(request: Request, response: Response, who: MaybeCaller, j: JudgeD
                 opened.setdefault(gid, []).append(power)
             if bot is not None:
                 bots.setdefault(gid, {})[power] = bot
+        # for the caller's own running games: orders still to give, and unread press
+        needs: set[int] = set()
+        unread: dict[int, int] = {}
+        if who is not None:
+            running = [r for r in rows if r.status == "active"
+                       and (r.id in mine or r.master_id == who.user_id)]
+            turns = {r.id: r.turn for r in running}
+            sent = {(gid, p) for gid, p, turn in s.execute(
+                select(PendingOrdersRow.game_id, PendingOrdersRow.power,
+                       PendingOrdersRow.turn).where(PendingOrdersRow.game_id.in_(list(turns))))
+                if turn == turns[gid]}
+            for r in running:
+                played = mine.get(r.id)
+                if played is not None and played in (r.to_order or []) \
+                        and (r.id, played) not in sent:
+                    needs.add(r.id)
+                unread[r.id] = unread_count(s, r.id, who, played)
     if more:
         # a relative reference: right whatever host and scheme a proxy put in front
         params = urlencode({**request.query_params, "before": str(ids[-1])})
@@ -93,5 +112,6 @@ def list_games(request: Request, response: Response, who: MaybeCaller, j: JudgeD
         taken_powers=taken.get(r.id, []) if r.status == "forming" else [],
         your_power=mine.get(r.id), you_master=who is not None and who.user_id == r.master_id,
         open_powers=opened.get(r.id, []) if r.status == "active" else [],
+        phase_title=r.phase_title, needs_orders=r.id in needs, unread=unread.get(r.id, 0),
         bots=bots.get(r.id, {}))
         for r in rows]

@@ -8,7 +8,9 @@
   ends go to a bot), ``takeover_after`` and ``takeover_bot`` (a bot plays a seat
   after that many missed phases), ``deadline_time`` and ``time_zone`` (deadlines
   at a fixed clock time);
-* ``phases.bots``: which powers a bot played in each processed phase;
+* ``phases.bots``, ``phases.missed``: which powers a bot played in each processed
+  phase, and which had to order and sent nothing;
+* ``games.phase_title``: the phase as people read it, for the lobby;
 * ``pending_orders.by_bot``: the bot that gave a power's pending orders;
 * new table ``bot_jobs``: each bot's orders for each phase, a job for any worker;
 * new table ``boards``: planning boards (a private copy of a position, adjudicated
@@ -51,11 +53,13 @@ def upgrade() -> None:
         games.add_column(sa.Column("takeover_bot", sa.String(length=40), nullable=True))
         games.add_column(sa.Column("deadline_time", sa.String(length=5), nullable=True))
         games.add_column(sa.Column("time_zone", sa.String(length=64), nullable=True))
+        games.add_column(sa.Column("phase_title", sa.String(length=80), nullable=True))
     op.create_index("ix_games_join_by", "games", ["join_by"])
     with op.batch_alter_table("pending_orders") as pending:
         pending.add_column(sa.Column("by_bot", sa.String(length=40), nullable=True))
     with op.batch_alter_table("phases") as phases:
         phases.add_column(sa.Column("bots", sa.JSON(), nullable=True))
+        phases.add_column(sa.Column("missed", sa.JSON(), nullable=True))
     op.create_table(
         "bot_jobs",
         sa.Column("id", sa.Integer(), nullable=False),
