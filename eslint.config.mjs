@@ -45,9 +45,10 @@ export default [
     languageOptions: {globals: {module: "readonly"}},
   },
   {
-    // the game page's scripts share the map, the order pad and the press panel
+    // the game page's scripts share the map, the order pad, the press panel and the seats
     files: [`${STATIC}/game.js`],
-    languageOptions: {globals: {MapView: "readonly", OrderPad: "readonly", Press: "readonly"}},
+    languageOptions: {globals: {MapView: "readonly", OrderPad: "readonly", Press: "readonly",
+      SeatDesk: "readonly"}},
   },
   {
     files: [`${STATIC}/history.js`],

@@ -462,3 +462,47 @@ def no_sideways_scroll(page: Page) -> None:
     assert viewport is not None
     assert width <= viewport["width"], (
         f"{page.url} is {width} px wide in a {viewport['width']} px viewport")
+
+
+# -- games with bots, through the pages -------------------------------------------------
+
+def create_game_by_form(page: Page, name: str, variant: str = "standard",
+                        power: str | None = None, empty: str = "wait",
+                        fill_bot: str | None = None, hours: float | None = None,
+                        bots: dict[str, str] | None = None,
+                        takeover: tuple[int, str] | None = None) -> int:
+    """Fill the lobby's create form as a person would and create the game; its id (the
+    page is then on the game's page). ``power``: the creator's own; ``empty``:
+    ``wait``, ``now`` (bots take every other seat at once) or ``later`` (those still
+    empty after ``hours``), with ``fill_bot``; ``bots``: a bot for chosen powers;
+    ``takeover``: (missed phases, bot)."""
+    page.goto("/lobby")
+    page.get_by_test_id("create-name").fill(name)
+    page.get_by_test_id("create-variant").select_option(variant)
+    if power is not None:
+        page.get_by_test_id("create-power").select_option(power)
+    page.get_by_test_id(f"create-empty-{empty}").check()
+    if hours is not None:
+        page.get_by_test_id("create-join-hours").fill(str(hours))
+    if fill_bot is not None:
+        page.get_by_test_id("create-fill-bot").select_option(fill_bot)
+    if bots:
+        page.locator("#create-bots-box > summary").click()
+        for p, bot in bots.items():
+            page.get_by_test_id(f"create-bot-{p}").select_option(bot)
+    if takeover is not None:
+        page.get_by_test_id("create-takeover").check()
+        page.get_by_test_id("create-takeover-after").fill(str(takeover[0]))
+        page.get_by_test_id("create-takeover-bot").select_option(takeover[1])
+    page.get_by_test_id("create-submit").click()
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    return int(page.url.rsplit("/", 1)[1])
+
+
+def seat_badges(page: Page, kind: str) -> dict[str, str]:
+    """The powers table's badges of ``kind`` (``bot``, ``away``, ``open``): power to
+    the badge's text."""
+    found: list[list[str]] = page.get_by_test_id("powers").locator(
+        f'[data-testid^="{kind}-"]').evaluate_all(
+        "(els) => els.map((e) => [e.dataset.testid, e.textContent])")
+    return {testid.split("-", 1)[1]: text for testid, text in found}

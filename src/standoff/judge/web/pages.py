@@ -19,15 +19,18 @@ from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from sqlalchemy import select
 
 from standoff import __version__
 
 from .. import auth
-from ..access import get_game, require_view, seats_of
+from ..access import get_game, require_view, seat_of, seats_of
 from ..auth import Caller, optional_caller
+from ..bots import DEFAULT_STAND_IN, bots_on_offer
+from ..db import utcnow
 from ..errors import ApiError
 from ..game_view import game_out
-from ..models import GameRow
+from ..models import GameRow, Seat
 from ..rules import bundled_variants, rule_options
 from ..schemas import GameOut
 from ..variants import VariantUnavailable
@@ -126,7 +129,44 @@ def lobby_page(request: Request) -> Response:
     deadlines = {phase: _minutes(seconds) for phase, seconds
                  in request.app.state.judge.settings.default_deadlines.items()}
     return _render(request, "lobby.html", who, variants=variants, options=options,
-                   deadlines=deadlines)
+                   deadlines=deadlines, bots=_bots(), open_seats=_open_seats(request, who))
+
+
+def _bots() -> dict[str, Any]:
+    """The bots on offer (as ``GET /api/v1/bots`` lists them) and the one a form
+    starts at: the judge's own stand-in, so the page never names a bot itself."""
+    return {"choices": [{"name": n, "description": d} for n, d in bots_on_offer()],
+            "default": DEFAULT_STAND_IN}
+
+
+#: the most running games with open seats the lobby lists
+OPEN_SEATS_MAX = 100
+
+
+def _open_seats(request: Request, who: Caller) -> list[dict[str, Any]]:
+    """Running public games with a seat open for a new player (its master opened it,
+    or a takeover did), newest first, leaving out the games the caller already plays
+    in: what the lobby offers to take over. Private games are left out: their
+    invite code is the way in (the lobby's invite form). Read here because the
+    listing (``GET /api/v1/games``) shows forming games only."""
+    j = request.app.state.judge
+    with j.db.read() as s:
+        mine = select(Seat.game_id).where(Seat.user_id == who.user_id)
+        rows = s.execute(
+            select(GameRow.id, GameRow.name, GameRow.variant, GameRow.phase, Seat.power)
+            .join(Seat, Seat.game_id == GameRow.id)
+            .where(GameRow.status == "active", GameRow.private.is_(False),
+                   Seat.open.is_(True), GameRow.id.not_in(mine))
+            .order_by(GameRow.id.desc(), Seat.power))
+        games: dict[int, dict[str, Any]] = {}
+        for gid, name, variant, phase, power in rows:
+            if gid not in games:
+                if len(games) == OPEN_SEATS_MAX:
+                    break
+                games[gid] = {"id": gid, "name": name, "variant": variant, "phase": phase,
+                              "open_powers": []}
+            games[gid]["open_powers"].append(power)
+    return list(games.values())
 
 
 def _minutes(seconds: int) -> str:
@@ -148,7 +188,22 @@ def game_page(request: Request, game_id: int, invite: str | None = None) -> Resp
         return game
     return _render(request, "game.html", who, game=game,
                    names=_names(request, game),
-                   is_master=game.master_name == who.username)
+                   is_master=game.master_name == who.username, bots=_bots(),
+                   leave=_leave(request, who, game))
+
+
+def _leave(request: Request, who: Caller, game: GameOut) -> dict[str, Any] | None:
+    """The caller's own absence in this game, not yet over ({start, until, bot}), for
+    the leave form; None when they declared none. Only their own: others see that a
+    seat is on leave (``powers[p].away``), never when or with which plan."""
+    if game.your_power is None:
+        return None
+    with request.app.state.judge.db.read() as s:
+        seat = seat_of(seats_of(s, game.id), who.user_id)
+        if seat is None or seat.away_until is None or seat.away_until <= utcnow():
+            return None
+        return {"start": seat.away_from.isoformat() if seat.away_from else None,
+                "until": seat.away_until.isoformat(), "bot": seat.away_bot}
 
 
 @router.get("/games/{game_id}/history", response_class=HTMLResponse)

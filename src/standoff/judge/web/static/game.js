@@ -2,7 +2,10 @@
    ready: never anyone's orders), reloads the map, legal orders, own orders and
    last results when the phase moves, runs the countdown, the ready and draw
    toggles and the master's buttons. Giving orders is orders.js (OrderPad: menus
-   from GET .../legal/options), its pure walk through the options logic.js. */
+   from GET .../legal/options), its pure walk through the options logic.js; who
+   plays each seat (bots, leave, take-over, the master's seat actions) is
+   seats.js (SeatDesk). While the phase waits for bots alone it asks every
+   second (bots order within a second), else every 8 s. */
 "use strict";
 
 const GAME = JSON.parse(document.getElementById("game-data").textContent);
@@ -10,6 +13,7 @@ let current = null;
 let pad = null;
 let press = null;
 let map = null;
+let seats = null;
 
 function powerName(p) { return GAME.names[p] || p; }
 
@@ -20,9 +24,10 @@ function renderPowers(g) {
   for (const [p, s] of Object.entries(g.powers)) {
     const orders = !s.to_order ? "–" : s.submitted ? "✓ submitted" : "…";
     t.append(el("tr", {"data-testid": "power-" + p, "data-power": p,
-      "data-submitted": s.submitted ? "1" : "0", "data-ready": s.ready ? "1" : "0"},
+      "data-submitted": s.submitted ? "1" : "0", "data-ready": s.ready ? "1" : "0",
+      "data-to-order": s.to_order ? "1" : "0"},
       el("td", {}, powerName(p) + (p === GAME.power ? " (you)" : "")),
-      el("td", {}, s.player || (g.anonymous ? "anonymous" : "—")),
+      seats.playerCell(p, s, g),
       el("td", {}, orders), el("td", {}, s.ready ? "✓" : ""), el("td", {}, String(s.nmr))));
   }
 }
@@ -55,9 +60,26 @@ async function loadResults(g) {
   document.getElementById("results").textContent = lines;
 }
 
+/* the game again, now; the next look is scheduled after it (every change the page
+   makes ends here, so a ready click moves the next look up to a second away when
+   the phase then waits for bots alone) */
 async function refresh() {
+  try { await update(); } finally { schedule(); }
+}
+
+let pollTimer = null;
+function schedule() {
+  clearTimeout(pollTimer);
+  pollTimer = setTimeout(refresh, StandoffLogic.waitsForBots(current) ? 1000 : 8000);
+}
+
+async function update() {
   let g;
   try { g = await api("GET", "/games/" + GAME.id); } catch (e) { return; }
+  if ((g.your_power || null) !== (GAME.power || null)) {  // a seat taken, or opened by the master
+    location.reload();
+    return;
+  }
   const moved = !current || current.turn !== g.turn || current.status !== g.status;
   current = g;
   document.getElementById("game-phase").textContent = g.phase;
@@ -66,6 +88,7 @@ async function refresh() {
   renderPowers(g);
   renderJoin(g);
   renderSetAside(g);
+  seats.render(g);
   tick();
   const me = GAME.power ? g.powers[GAME.power] : null;
   const ready = document.getElementById("ready-toggle");
@@ -105,7 +128,7 @@ function renderJoin(g) {
   box.replaceChildren();
   for (const [p, s] of Object.entries(g.powers)) {
     box.append(el("button", {type: "button", class: "small", "data-testid": "join-" + p,
-      disabled: Boolean(s.player), onclick: async () => {
+      disabled: Boolean(s.player || s.bot), onclick: async () => {
         const body = {power: p};
         try {
           await api("POST", `/games/${GAME.id}/seats`, body);
@@ -151,10 +174,10 @@ document.addEventListener("DOMContentLoaded", () => {
     });
   }
   press = new Press(GAME);
+  seats = new SeatDesk(GAME, refresh);
   for (const b of document.querySelectorAll("[data-master]")) {
     b.addEventListener("click", () => master(b.dataset.master));
   }
-  refresh();
   setInterval(tick, 1000);
-  setInterval(refresh, 8000);
+  refresh();
 });

@@ -1,6 +1,7 @@
 /* The history viewer: every processed phase with its orders and results drawn,
    a slider, buttons and arrow keys (as the standalone viewer, render/html.py),
-   and one URL per phase (/games/{id}/history/S1901M) kept in the address bar. */
+   and one URL per phase (/games/{id}/history/S1901M) kept in the address bar.
+   The powers a bot played in a phase carry its name (badge and a line). */
 "use strict";
 
 const H = JSON.parse(document.getElementById("history-data").textContent);
@@ -18,8 +19,11 @@ async function showPhase(i, push) {
   if (push && location.pathname !== url) history.pushState({i: index}, "", url);
   const box = document.getElementById("history-orders");
   box.replaceChildren();
+  const bots = ph.bots || {};
+  document.getElementById("history-bots").textContent = StandoffLogic.botsLine(bots, H.names);
   for (const [p, os] of Object.entries(ph.orders || {})) {
-    box.append(el("h3", {}, H.names[p] || p));
+    box.append(el("h3", {}, H.names[p] || p, bots[p] ? " " : null, bots[p]
+      ? el("span", {class: "seat-badge bot", "data-testid": "history-bot-" + p}, "bot: " + bots[p]) : null));
     const ul = el("ul", {class: "orders", "data-testid": "history-orders-" + p});
     for (const o of os) ul.append(el("li", {}, o));
     if (!os.length) ul.append(el("li", {class: "muted"}, "no orders"));

@@ -1,11 +1,16 @@
-/* The lobby: my games, open games (with a join button per free power: all from
-   one GET /games, no request per game), the create form (every bundled variant,
-   its rule options, deadlines, press, anonymous, private). Everything goes
+/* The lobby: my games, seats open for a new player in games under way, open
+   games (with a join button per free power: all from one GET /games, no request
+   per game), the create form (every bundled variant, its rule options,
+   deadlines, press, anonymous, private; the creator's own power and the bots
+   that take the other seats, now, after a join period, or per power; a bot
+   taking over a seat whose player stops sending orders). Everything goes
    through the API. */
 "use strict";
 
 const VARIANTS = Object.fromEntries(
   JSON.parse(document.getElementById("variants-data").textContent).map((v) => [v.name, v]));
+/* {choices: [{name, description}], default}: the bots on offer (GET /api/v1/bots) */
+const BOTS = JSON.parse(document.getElementById("bots-data").textContent);
 
 function gameLine(g) {
   const bits = [VARIANTS[g.variant] ? VARIANTS[g.variant].title : g.variant, g.status];
@@ -81,6 +86,62 @@ function addGames(games) {
   if (!open.children.length) open.append(el("li", {class: "muted empty"}, "No open games."));
 }
 
+/* running games with open seats (the page's server lists them: public games the
+   viewer plays no part in), each open power a "take over" button */
+function addOpenSeats(games) {
+  const list = document.getElementById("open-seats");
+  list.replaceChildren();
+  for (const g of games) {
+    const box = el("div", {class: "joins"});
+    for (const p of g.open_powers) {
+      box.append(el("button", {type: "button", class: "small", "data-testid": "takeover-" + g.id + "-" + p,
+        onclick: () => join(g.id, p)}, "take over " + p));
+    }
+    const title = VARIANTS[g.variant] ? VARIANTS[g.variant].title : g.variant;
+    list.append(el("li", {"data-game": g.id}, el("a", {href: "/games/" + g.id}, g.name), " ",
+      el("span", {class: "muted"}, title + " · " + g.phase), box));
+  }
+  if (!list.children.length) list.append(el("li", {class: "muted empty"}, "No seat is open."));
+}
+
+/* the create form's seat choices follow the variant: its powers for "You play" and
+   for a bot per power */
+function botOptions(select, withPerson, chosen) {
+  select.replaceChildren();
+  if (withPerson) select.append(el("option", {value: ""}, withPerson));
+  for (const b of BOTS.choices) {
+    select.append(el("option", {value: b.name, title: b.description,
+      selected: b.name === chosen}, b.name));
+  }
+}
+
+function seatChoices(form) {
+  const variant = VARIANTS[form.elements["variant"].value];
+  const powers = variant ? variant.powers : [];
+  const mine = document.getElementById("create-power");
+  const kept = mine.value;
+  mine.replaceChildren(el("option", {value: ""}, "no power (I only run the game)"));
+  for (const p of powers) mine.append(el("option", {value: p, selected: p === kept}, p));
+  const perPower = document.getElementById("create-bots");
+  perPower.replaceChildren();
+  for (const p of powers) {
+    const select = el("select", {"data-power": p, "data-testid": "create-bot-" + p});
+    botOptions(select, "a person", null);
+    perPower.append(el("label", {class: "check"}, el("span", {class: "power-label"}, p), select));
+  }
+}
+
+function seating(form) {
+  const f = form.elements;
+  const bots = {};
+  for (const select of document.querySelectorAll("#create-bots select")) {
+    bots[select.dataset.power] = select.value;
+  }
+  return StandoffLogic.seatingBody({power: f["power"].value, bots, empty: f["empty"].value,
+    fillBot: f["fill_bot"].value, hours: f["join_hours"].value, takeover: f["takeover"].checked,
+    takeoverAfter: f["takeover_after"].value, takeoverBot: f["takeover_bot"].value});
+}
+
 async function loadGames(path) {
   const more = document.getElementById("more-games");
   more.hidden = true;
@@ -96,10 +157,18 @@ document.addEventListener("DOMContentLoaded", () => {
   more.addEventListener("click", () => {
     loadGames(more.dataset.next).catch((e) => showError("join-error", e));
   });
+  addOpenSeats(JSON.parse(document.getElementById("open-seats-data").textContent));
   const form = document.getElementById("create-form");
+  for (const select of form.querySelectorAll(".bot-choice")) botOptions(select, null, BOTS.default);
+  document.getElementById("bot-descriptions").textContent =
+    BOTS.choices.map((b) => b.name + ": " + b.description).join("\n");
+  seatChoices(form);
+  form.elements["variant"].addEventListener("change", () => seatChoices(form));
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     showError("create-error", null);
+    const seats = seating(form);
+    if (seats.error) { showError("create-error", new Error(seats.error)); return; }
     const f = form.elements;
     const minutes = (name) => Math.round(Number(f[name].value) * 60);
     const options = {};
@@ -109,7 +178,8 @@ document.addEventListener("DOMContentLoaded", () => {
     const body = {name: f["name"].value, variant: f["variant"].value, options,
       deadlines: {movement: minutes("movement"), retreat: minutes("retreat"),
                   adjustment: minutes("adjustment")},
-      press: f["press"].value, anonymous: f["anonymous"].checked, private: f["private"].checked};
+      press: f["press"].value, anonymous: f["anonymous"].checked, private: f["private"].checked,
+      ...seats.body};
     try {
       const game = await api("POST", "/games", body);
       location.href = "/games/" + game.id;

@@ -138,8 +138,96 @@ const StandoffLogic = (() => {
     return ": " + Object.entries(outcome).map(([k, v]) => k + " " + v).join(", ");
   }
 
+  /* Seats and bots. The create form's seating choices as the API's fields of
+     POST /games: {body} (only the fields chosen), or {error} (a sentence). ``c``:
+     power ("" for none), bots ({power: bot or ""}), empty ("wait", "now": fill
+     every other seat at once, "later": those still empty after ``hours``),
+     fillBot, hours, takeover (bool), takeoverAfter, takeoverBot. */
+  const MAX_JOIN_HOURS = 30 * 24;
+  function seatingBody(c) {
+    const body = {};
+    if (c.power) body.power = c.power;
+    const bots = Object.entries(c.bots || {}).filter(([, b]) => b);
+    if (c.power && bots.some(([p]) => p === c.power)) {
+      return {error: "You play " + c.power + " yourself: leave its seat to a person, not a bot."};
+    }
+    if (bots.length) body.bots = Object.fromEntries(bots);
+    if (c.empty === "now" || c.empty === "later") {
+      let hours = 0;
+      if (c.empty === "later") {
+        hours = String(c.hours ?? "").trim() === "" ? NaN : Number(c.hours);
+        if (!Number.isFinite(hours) || hours < 0 || hours > MAX_JOIN_HOURS) {
+          return {error: "Say how many hours the game waits for people (0 to " + MAX_JOIN_HOURS + ")."};
+        }
+      }
+      body.fill_bot = c.fillBot;
+      body.join_seconds = Math.round(hours * 3600);
+    }
+    if (c.takeover) {
+      const after = Number(c.takeoverAfter);
+      if (!Number.isInteger(after) || after < 1 || after > 50) {
+        return {error: "Say after how many missed phases in a row a bot takes over (1 to 50)."};
+      }
+      body.takeover_after = after;
+      body.takeover_bot = c.takeoverBot;
+    }
+    return {body};
+  }
+
+  /* what the powers table says of a seat (GET /games/{id}'s powers[p]), beside its
+     player: who plays it if not its person, and whether it is free to take */
+  function seatBadges(seat) {
+    const out = [];
+    if (seat.away) out.push({kind: "away", text: "on leave"});
+    if (seat.bot) out.push({kind: "bot", text: "bot: " + seat.bot});
+    if (seat.open) out.push({kind: "open", text: "open for a new player"});
+    return out;
+  }
+
+  /* The leave form's fields (datetime-local texts, read as local time; an empty
+     start is now) as PUT .../away's body: {body} or {error}. ``now``: ms. */
+  function leaveBody(start, until, bot, now) {
+    if (!until) return {error: "Say until when you are away."};
+    const end = new Date(until).getTime();
+    const from = start ? new Date(start).getTime() : null;
+    if (!Number.isFinite(end) || (start && !Number.isFinite(from))) {
+      return {error: "Give the dates as the boxes show them."};
+    }
+    if (end <= Math.max(from === null ? now : from, now)) {
+      return {error: "Your leave must end after it starts, and in the future."};
+    }
+    const body = {until: new Date(end).toISOString(), bot: bot || null};
+    if (from !== null) body.start = new Date(from).toISOString();
+    return {body};
+  }
+
+  /* the player's own leave ({start, until, bot}, ISO times) in a sentence; ``when``
+     formats a time, ``now`` in ms */
+  function leaveText(leave, when, now) {
+    if (!leave) return "";
+    const started = !leave.start || Date.parse(leave.start) <= now;
+    const plays = leave.bot ? "the " + leave.bot + " bot plays your power" : "your units hold";
+    return (started ? "On leave until " + when(leave.until)
+      : "On leave from " + when(leave.start) + " until " + when(leave.until)) + ": " + plays + ".";
+  }
+
+  /* a phase's bots ({power: bot}, GET .../phases) in a line: "" when people played all */
+  function botsLine(bots, names) {
+    const parts = Object.entries(bots || {}).map(([p, b]) => ((names && names[p]) || p) + " (" + b + ")");
+    return parts.length ? "Played by bots: " + parts.join(", ") : "";
+  }
+
+  /* the phase waits for bots alone (every power with orders to give is ready or
+     played by a bot): the page asks again soon, since it moves within a second */
+  function waitsForBots(game) {
+    if (!game || game.status !== "active" || game.paused) return false;
+    const due = Object.values(game.powers).filter((s) => s.to_order);
+    return due.length > 0 && due.every((s) => s.ready || s.bot);
+  }
+
   return {KIND_LABELS, province, menuKind, clicks, kindsOf, keysAt, narrow, landOrConvoy, next,
-    hint, describeOrders, durationText, untilText, outcomeText};
+    hint, describeOrders, durationText, untilText, outcomeText, seatingBody, seatBadges,
+    leaveBody, leaveText, botsLine, waitsForBots};
 })();
 
 if (typeof module !== "undefined" && module.exports) module.exports = StandoffLogic;
