@@ -211,7 +211,9 @@ def test_ready_says_503_when_the_disk_is_full(tmp_path: Path) -> None:
         try:
             assert wait_ready(server)["database"] == "sqlite"
             filler = disk / "filler"
-            with filler.open("wb") as f:  # every free byte, as a log that ran away would
+            # every free byte, as a log that ran away would (unbuffered: nothing is left to
+            # flush when the file closes on a full disk)
+            with filler.open("wb", buffering=0) as f:
                 block = b"\0" * 65536
                 with contextlib.suppress(OSError):
                     while True:
