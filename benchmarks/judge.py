@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import importlib
 import itertools
 import os
@@ -43,7 +44,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -327,24 +328,29 @@ async def deadlines_load(url: str, database_url: str, games: int, deadline: int,
             "done_at": done_at, "errors": c.errors, "setup_errors": setup_errors}
 
 
+@contextlib.contextmanager
+def database(kind: str, path: Path) -> Iterator[str]:
+    """A fresh database's URL: a SQLite file at ``path``, or a throwaway PostgreSQL
+    server (``tests/pg.py``'s helper), stopped afterwards."""
+    if kind == "sqlite":
+        yield f"sqlite:///{path}"
+        return
+    sys.path.insert(0, str(HERE.parent / "tests"))
+    pg = importlib.import_module("pg").PostgresServer().start()
+    try:
+        yield str(pg.url(pg.create_database()))
+    finally:
+        pg.stop()
+
+
 def run_deadlines(args: argparse.Namespace, workdir: Path) -> None:
     kinds = ["sqlite", "postgresql"] if args.database == "both" else [args.database]
     for kind in kinds:
-        pg: Any = None
-        if kind == "sqlite":
-            url = f"sqlite:///{workdir / 'deadlines.db'}"
-        else:
-            sys.path.insert(0, str(HERE.parent / "tests"))
-            pg = importlib.import_module("pg").PostgresServer().start()
-            url = pg.url(pg.create_database())
-        try:
-            with Server(url, workdir, STANDOFF_SQLITE_SYNCHRONOUS=args.synchronous) as server:
-                got = asyncio.run(deadlines_load(server.url, url, args.games, args.deadline,
-                                                 not args.no_orders, args.seed))
-                logged = server.errors()
-        finally:
-            if pg is not None:
-                pg.stop()
+        with database(kind, workdir / "deadlines.db") as url, \
+                Server(url, workdir, STANDOFF_SQLITE_SYNCHRONOUS=args.synchronous) as server:
+            got = asyncio.run(deadlines_load(server.url, url, args.games, args.deadline,
+                                             not args.no_orders, args.seed))
+            logged = server.errors()
         print(f"deadlines: {args.games} Standard games on {kind}"
               f"{' (synchronous=' + args.synchronous + ')' if kind == 'sqlite' else ''}, "
               f"{'with' if not args.no_orders else 'without'} orders; deadlines spread over "

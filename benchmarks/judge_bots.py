@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib
 import json
 import os
 import signal
@@ -32,9 +31,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
-from judge import FAST_HASH, Client, Server, gather
+from judge import FAST_HASH, Client, Server, database, gather
 from sqlalchemy import create_engine, text
 
 import standoff
@@ -139,16 +137,10 @@ def wait_until(watch: Watch, turns: dict[int, int], started: float, timeout: flo
 
 
 def run(kind: str, workers: int, args: argparse.Namespace, workdir: Path) -> None:
-    pg: Any = None
-    if kind == "sqlite":
-        url = f"sqlite:///{workdir / f'bots-{workers}.db'}"
-    else:
-        sys.path.insert(0, str(HERE.parent / "tests"))
-        pg = importlib.import_module("pg").PostgresServer().start()
-        url = pg.url(pg.create_database())
     procs: list[subprocess.Popen[bytes]] = []
-    try:
-        with Server(url, workdir, STANDOFF_BOT_WORKERS="0") as server:
+    with database(kind, workdir / f"bots-{workers}.db") as url, \
+            Server(url, workdir, STANDOFF_BOT_WORKERS="0") as server:
+        try:
             watch = Watch(url)
             procs = start_workers(workers, url, workdir)
             seats = asyncio.run(setup(server.url, args.games))
@@ -173,10 +165,8 @@ def run(kind: str, workers: int, args: argparse.Namespace, workdir: Path) -> Non
             print(f"  all {args.rounds} rounds: {total:.2f} s; bot jobs done {done}, failed "
                   f"{failed}; server log errors {len(server.errors())}")
             watch.engine.dispose()
-    finally:
-        stop_workers(procs)
-        if pg is not None:
-            pg.stop()
+        finally:
+            stop_workers(procs)
 
 
 def main() -> None:

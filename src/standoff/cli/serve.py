@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 import click
@@ -12,6 +14,19 @@ from .app import cli
 #: top-level modules of the judge extra: missing, ``serve`` says which extra to install
 _JUDGE_MODULES = {"fastapi", "starlette", "uvicorn", "sqlalchemy", "alembic", "argon2",
                   "pydantic", "swagger_ui_bundle", "psycopg"}
+
+
+@contextlib.contextmanager
+def _judge_extra(what: str) -> Iterator[None]:
+    """Imports of the judge: without its extra, one line saying which to install."""
+    try:
+        yield
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").split(".")[0] not in _JUDGE_MODULES:
+            raise
+        click.echo(f"error: {what} needs the 'judge' extra: pip install 'standoff[judge]'",
+                   err=True)
+        sys.exit(2)
 
 
 @cli.command()
@@ -57,15 +72,9 @@ def serve(host: str, port: int, database_url: str | None, workers: int,
     The database is migrated to the newest schema on start. Other settings come
     from STANDOFF_* variables (see standoff/judge/settings.py).
     """
-    try:
+    with _judge_extra("the judge"):
         from standoff.judge.serve import ServeError, run
         from standoff.judge.settings import Settings
-    except ModuleNotFoundError as exc:
-        if (exc.name or "").split(".")[0] not in _JUDGE_MODULES:
-            raise
-        click.echo("error: the judge needs the 'judge' extra: pip install 'standoff[judge]'",
-                   err=True)
-        sys.exit(2)
     overrides: dict[str, Any] = {"host": host, "port": port, "workers": workers}
     if database_url:
         overrides["database_url"] = database_url
@@ -104,15 +113,9 @@ def worker(database_url: str | None, threads: int, log_format: str | None) -> No
     work and each seat's orders are given once per phase. Stops on SIGTERM or
     Ctrl-C after finishing the jobs in hand.
     """
-    try:
+    with _judge_extra("the worker"):
         from standoff.judge.serve import ServeError, run_worker
         from standoff.judge.settings import Settings
-    except ModuleNotFoundError as exc:
-        if (exc.name or "").split(".")[0] not in _JUDGE_MODULES:
-            raise
-        click.echo("error: the worker needs the 'judge' extra: pip install 'standoff[judge]'",
-                   err=True)
-        sys.exit(2)
     overrides: dict[str, Any] = {"bot_workers": threads}
     if database_url:
         overrides["database_url"] = database_url
