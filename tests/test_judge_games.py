@@ -23,7 +23,13 @@ def test_variants_and_options(api: Api) -> None:
     assert set(names) == {"standard", "sahara", "twin-earths", "city-country",
                           "twentieth-century", "1939-iv"}
     for v in variants:
-        assert set(v) == {"name", "title", "powers", "description"} and v["powers"]
+        assert set(v) == {"name", "title", "powers", "description", "notes"} and v["powers"]
+        # issue 29: each variant's special rules in a few lines, citing its rules
+        assert 1 <= len(v["notes"]) <= 12
+    sahara = next(v for v in variants if v["name"] == "sahara")
+    assert any("NO CONVERT" in n and "rule 2" in n for n in sahara["notes"])
+    game = api.new_game(api.signup(), variant="twin-earths")
+    assert any("Winter 1900" in n for n in game["variant_notes"])
     options = {o["name"]: o for o in api.json("GET", "/options")}
     assert options["paradox"]["default"] == "szykman"
     assert "1982" in options["paradox"]["values"]

@@ -106,3 +106,22 @@ def test_pickling_is_by_name_in_the_default_registry() -> None:
     with pytest.raises(pickle.PicklingError, match="register_variant"):
         pickle.dumps(v)
     assert pickle.loads(pickle.dumps(load_variant("sahara"))) is load_variant("sahara")
+
+
+def test_a_variant_notes_its_special_rules_within_bounds() -> None:
+    """``[variant] notes``: the special rules in a few lines (issue 29: shown on the game
+    page); a derived variant does not inherit its base's; a designer's file is bounded."""
+    from standoff import StandoffError, load_variant
+    from standoff.core.variant import MAX_NOTES, variant_from_text
+
+    assert load_variant("standard").notes and load_variant("sahara").notes != load_variant(
+        "standard").notes
+    base = '[variant]\nname = "noted"\n{notes}\n[derive]\nbase = "standard"\n'
+    assert variant_from_text(base.format(notes='notes = ["Armies fly."]'), "n.toml").notes == (
+        "Armies fly.",)
+    assert variant_from_text(base.format(notes=""), "n.toml").notes == ()
+    many = "notes = [" + ", ".join('"x"' for _ in range(MAX_NOTES + 1)) + "]"
+    with pytest.raises(StandoffError, match="notes"):
+        variant_from_text(base.format(notes=many), "n.toml")
+    with pytest.raises(StandoffError, match="notes"):
+        variant_from_text(base.format(notes="notes = [1, 2]"), "n.toml")

@@ -115,6 +115,9 @@ class Variant:
     victory: VictoryRule
     hooks: tuple[str, ...] = ()
     description: str = ""
+    #: the variant's special rules in a few lines a player reads before playing
+    #: (``[variant] notes``; at most :data:`MAX_NOTES` of :data:`MAX_NOTE_CHARS` each)
+    notes: tuple[str, ...] = ()
     #: where builds go, by name (:data:`standoff.core.hooks.BUILD_SITES`): "home"
     #: (owned empty home centres) or "owned" (any owned empty centre, Sahara rule 4);
     #: :attr:`build_sites` is that rule, with the build centres
@@ -414,7 +417,7 @@ def _derived(data: dict[str, Any], path: Path | str, depth: int = 0) -> dict[str
         raise VariantError(f"{path}: unknown base variant {base_name!r}")
     transforms = checked_transforms(derive.get("transforms"), path)
     base = copy.deepcopy(_read(base_path, depth + 1))
-    for key in ("aliases", "title", "description"):
+    for key in ("aliases", "title", "description", "notes"):
         base["variant"].pop(key, None)  # never inherited: they name the base
     for t in transforms:
         check_size(base, path)  # each transform starts from a bounded map
@@ -508,6 +511,22 @@ def _calendar(head: Mapping[str, Any], cal: Mapping[str, Any]) -> Calendar:
     )
 
 
+
+#: a variant's notes: at most this many lines, each at most this many characters
+MAX_NOTES = 12
+MAX_NOTE_CHARS = 400
+
+
+def _notes(raw: object) -> tuple[str, ...]:
+    """``[variant] notes``: a list of short strings (a designer's file is bounded like
+    everything it holds)."""
+    if not isinstance(raw, (list, tuple)) or not all(isinstance(n, str) for n in raw):
+        raise VariantError("[variant] notes must be a list of strings")
+    if len(raw) > MAX_NOTES or any(len(n) > MAX_NOTE_CHARS for n in raw):
+        raise VariantError(f"[variant] notes: at most {MAX_NOTES} lines of "
+                           f"{MAX_NOTE_CHARS} characters")
+    return tuple(n.strip() for n in raw)
+
 def _victory(data: Mapping[str, Any], calendar: Calendar) -> VictoryRule:
     """The victory rule the ``[victory]`` table names by its key
     (:data:`standoff.core.hooks.VICTORY`); the early ``victory_centres`` of
@@ -585,6 +604,7 @@ def _build(data: dict[str, Any], source: VariantSource | None = None) -> Variant
         victory=_victory(data, calendar),
         hooks=hooks,
         description=str(head.get("description", "")),
+        notes=_notes(head.get("notes", ())),
         builds=builds,
         stranded_fleets=stranded,
         hints={str(k).lower(): str(m)

@@ -57,7 +57,8 @@ def game_out(s: Session, game: GameRow, who: Caller, j: Judge) -> GameOut:
             open=seat is not None and seat.open)
     return GameOut(
         id=game.id, name=game.name, variant=game.variant, status=_status(game.status),
-        phase=game.phase, phase_title=game.phase_title, deadline=game.deadline,
+        phase=game.phase, phase_title=game.phase_title, variant_notes=_notes(j, game),
+        deadline=game.deadline,
         position=game.state["position"],
         powers=powers, outcome=game.outcome, options=game.options, deadlines=game.deadlines,
         press=game.press, anonymous=game.anonymous, private=game.private, paused=game.paused,
@@ -84,6 +85,14 @@ def _powers(j: Judge, game: GameRow, seats: dict[str, Seat]) -> list[str]:
     except VariantUnavailable:
         position = game.state.get("position", {})
         return sorted({*seats, *position.get("units", {}), *position.get("centres", {})})
+
+
+def _notes(j: Judge, game: GameRow) -> list[str]:
+    """The variant's special rules (none for a game whose variant no longer loads)."""
+    try:
+        return j.variants.rules(game).notes
+    except VariantUnavailable:
+        return []
 
 
 def is_set_aside(game: GameRow) -> bool:

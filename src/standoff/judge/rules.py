@@ -73,6 +73,7 @@ class VariantInfo:
     title: str
     powers: list[str]
     description: str
+    notes: list[str]
 
 
 @dataclass(frozen=True)
@@ -176,7 +177,8 @@ def bundled_variants() -> list[VariantInfo]:
     for name in available_variants():
         v = load_variant(name)
         if v.name not in seen:
-            seen[v.name] = VariantInfo(v.name, v.title, list(v.powers), v.description)
+            seen[v.name] = VariantInfo(v.name, v.title, list(v.powers), v.description,
+                                       list(v.notes))
     return sorted(seen.values(), key=lambda i: (i.name != "standard", i.name))
 
 
@@ -235,6 +237,11 @@ class Rules:
     @property
     def title(self) -> str:
         return self.variant.title
+
+    @property
+    def notes(self) -> list[str]:
+        """The variant's special rules in a few lines (``[variant] notes``)."""
+        return list(self.variant.notes)
 
     @property
     def powers(self) -> list[str]:

@@ -199,6 +199,8 @@ class VariantOut(BaseModel):
     title: str
     powers: list[str]
     description: str
+    notes: list[str] = Field(default_factory=list, description="its special rules in a few "
+                             "lines a player reads before playing")
 
 
 class OptionOut(BaseModel):
@@ -262,6 +264,8 @@ class GameOut(BaseModel):
     status: Literal["forming", "active", "finished"]
     phase: str
     phase_title: str | None = Field(default=None, description="Spring 1902, Movement")
+    variant_notes: list[str] = Field(default_factory=list, description="the variant's "
+                                     "special rules in a few lines")
     deadline: datetime | None
     position: dict[str, Any]
     powers: dict[str, PowerOut]

@@ -44,8 +44,8 @@ router = APIRouter(prefix="/api/v1", tags=["games"], responses=ERROR_RESPONSES)
 @router.get("/variants", response_model=list[VariantOut], tags=["variants"])
 def list_variants() -> list[VariantOut]:
     """The bundled variants a game may be created with."""
-    return [VariantOut(name=v.name, title=v.title, powers=v.powers, description=v.description)
-            for v in bundled_variants()]
+    return [VariantOut(name=v.name, title=v.title, powers=v.powers, description=v.description,
+                       notes=v.notes) for v in bundled_variants()]
 
 
 @router.get("/options", response_model=list[OptionOut], tags=["variants"])
