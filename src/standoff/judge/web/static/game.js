@@ -22,7 +22,7 @@ function renderPowers(g) {
   t.replaceChildren(el("tr", {}, el("th", {}, "Power"), el("th", {}, "Player"),
     el("th", {}, "Orders"), el("th", {}, "Ready"), el("th", {}, "NMR")));
   for (const [p, s] of Object.entries(g.powers)) {
-    const orders = !s.to_order ? "–" : s.submitted ? "✓ submitted" : "…";
+    const orders = !s.to_order ? "–" : s.submitted ? "✓ sent" : "…";
     t.append(el("tr", {"data-testid": "power-" + p, "data-power": p,
       "data-submitted": s.submitted ? "1" : "0", "data-ready": s.ready ? "1" : "0",
       "data-to-order": s.to_order ? "1" : "0"},
