@@ -313,3 +313,40 @@ def test_a_replacement_takes_over_an_abandoned_seat_and_reads_its_press(
     left = player_page(new_context, leaver_name, "/lobby")
     expect(left.get_by_test_id("open-seats")).to_be_visible()
     expect(left.get_by_test_id(f"takeover-{game_id}-france")).to_have_count(0)
+
+
+def test_a_join_period_and_a_takeover_bot_from_the_form_and_the_masters_fill(
+        new_context: NewContext) -> None:
+    """The form's other seat choices reach the game (a join period before bots fill the
+    empty seats, a takeover bot), the game page says them, and the master fills the
+    empty seats now: the game starts with them played by the chosen bot."""
+    page = new_context().new_page()
+    sign_up(page, unique_name("gm"))
+    game_id = create_game_by_form(page, unique_name("Later"), power="italy", empty="later",
+                                  hours=2, fill_bot="random", takeover=(3, "heuristic"))
+    expect(page.get_by_test_id("game-status")).to_have_text("forming")
+    rules = page.get_by_test_id("seat-rules")
+    expect(rules).to_contain_text("go to the random bot")
+    expect(rules).to_contain_text("nothing for 3 phases in a row is replaced by the heuristic bot")
+    expect(page.get_by_test_id("master-open-row")).to_be_hidden()
+    page.get_by_test_id("master-fill-bot").select_option("random")
+    screenshot(page, "bots-forming-master-fill")
+    page.get_by_test_id("master-fill").click()
+    expect(page.get_by_test_id("game-status")).to_have_text("active")
+    expect(page.get_by_test_id("game-phase")).to_have_text("S1901M")
+    assert page.url.endswith(f"/games/{game_id}")
+    assert set(seat_badges(page, "bot")) == {"austria", "england", "france", "germany",
+                                             "russia", "turkey"}
+    expect(page.get_by_test_id("master-fill-row")).to_be_hidden()
+    expect(page.get_by_test_id("master-open-row")).to_be_visible()
+    expect(page.get_by_test_id("seat-rules")).not_to_contain_text("go to the random bot")
+    # a mistake in the form is a sentence, and nothing is created
+    page.goto("/lobby")
+    page.get_by_test_id("create-name").fill(unique_name("Twice"))
+    page.get_by_test_id("create-power").select_option("france")
+    page.locator("#create-bots-box > summary").click()
+    page.get_by_test_id("create-bot-france").select_option("random")
+    page.get_by_test_id("create-submit").click()
+    expect(page.get_by_test_id("create-error")).to_have_text(
+        "You play france yourself: leave its seat to a person, not a bot.")
+    expect(page).to_have_url(re.compile(r"/lobby$"))
