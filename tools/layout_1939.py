@@ -23,7 +23,9 @@ DRAWS the map: nothing is measured from any image.
    two unlinked spaces come within ``GAP`` pixels of each other, the pixel farther from
    its own seed is dropped to background (0), then background pixels are given back to
    any neighbouring space that is allowed next to everything around it. So unlinked
-   spaces are always separated by a dark gap of at least ``GAP`` pixels.
+   spaces are always separated by a dark gap of at least ``GAP`` pixels. The high
+   oceans are then kept ``SHORE`` pixels off every land space, a band of background
+   that shows they border none (rule 5.4).
 4. Check: every linked pair touches along >= ``SAFE_BORDER`` pixel pairs (the rule says
    ``MIN_BORDER``; the margin survives tracing) and no unlinked pair touches at all,
    except the links drawn as connectors (``CONNECTORS``: the army crossings Spain-Morocco,
@@ -68,6 +70,13 @@ MIN_BORDER = 3
 SAFE_BORDER = 8
 #: unlinked spaces stay at least this many pixels apart (Chebyshev distance)
 GAP = 2
+#: the high oceans keep this many pixels of background from every land space, so that
+#: the picture shows them bordering none (rule 5.4; 7.7): GAP alone is hidden under
+#: the border's ink, and the African High Ocean's strip looked as if it touched French
+#: West Africa, Libya and Egypt (issue 29)
+SHORE = 10
+#: ...and this many at the mouth of the Persian Gulf, which SHORE would close
+SHORE_GULF = 4
 
 # -- projection ------------------------------------------------------------------------
 #: A pseudo-conic projection: x follows u = (lon - CENTRAL_MERIDIAN) * s(lat), s a damped
@@ -635,7 +644,21 @@ def grow(board: Board) -> tuple[NDArray[np.int32], NDArray[np.bool_]]:
             break
     separate(labels, dist, allowed)
     keep_largest(labels, dist, board)
+    offshore(labels, board)
     return labels, land
+
+
+def offshore(labels: NDArray[np.int32], board: Board) -> int:
+    """Drop the high oceans' pixels within SHORE px of any land space (SHORE_GULF
+    north of the African strip), after the filling, which would give them back;
+    return pixels dropped."""
+    land_numbers = [board.number[p] for p in board.ids if board.is_land(p)]
+    far: NDArray[np.float64] = ndimage.distance_transform_edt(~np.isin(labels, land_numbers))
+    shore = np.full(labels.shape, float(SHORE_GULF))
+    shore[round(project(0.0, AFH_TOP)[1]):, :] = SHORE
+    cut = np.isin(labels, [board.number[p] for p in ("ath", "afh")]) & (far <= shore)
+    labels[cut] = 0
+    return int(cut.sum())
 
 
 # -- points ------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import click
 
 from standoff import (
     GameStateError,
+    Phase,
     StandoffError,
     storage,
 )
@@ -49,10 +50,11 @@ def render(game: str, phase: str | None, with_orders: bool, controllers: bool,
     if suffix not in (".svg", ".png"):
         raise StandoffError(f"the output must end in .svg or .png, not {suffix or 'nothing'!r}")
     cal = g.variant.calendar
-    records = {r.position.phase.name(cal): r for r in g.history}
-    current = g.position.phase.name(cal)
-    wanted = (phase or current).upper()
-    if wanted == current:
+    # by the phase itself, not its printed name: a calendar reads every name and
+    # letter it has had in every year (Sahara, rule 6: F1906M is L1906M)
+    records = {r.position.phase: r for r in g.history}
+    wanted = Phase.parse(phase, cal) if phase else g.position.phase
+    if wanted == g.position.phase:
         svg = render_svg(g.position, orders=g.pending() if with_orders else None,
                          controllers=controllers)
     elif wanted in records:
@@ -60,8 +62,9 @@ def render(game: str, phase: str | None, with_orders: bool, controllers: bool,
         svg = render_svg(rec.position, orders=rec.orders if with_orders else None,
                          results=rec.results, controllers=controllers)
     else:
-        raise GameStateError(f"no phase {wanted} in this game (played: "
-                             f"{', '.join([*records, current])})")
+        played = [p.name(cal) for p in [*records, g.position.phase]]
+        raise GameStateError(f"no phase {wanted.name(cal)} in this game (played: "
+                             f"{', '.join(played)})")
     if suffix == ".png":
         Path(out).write_bytes(render_png(svg, width))
     else:

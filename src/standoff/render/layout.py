@@ -10,8 +10,13 @@ the variant itself is derived from its base's data:
   suffixed by level ("mun1", "mun2"), the boards labelled I and II; each space
   is linked to its twin on the other board, which the legend says instead of
   drawing 75 lines;
-* ``split_centres`` (City/Country): each City drawn as a small disc at its
-  centre's marker, on top of its Country.
+* ``split_centres`` (City/Country): each City drawn as a disc a unit fits on,
+  inside its Country, clear of the Country's own unit.
+
+Every spot in a shapes file leaves its marker room inside its space
+(``tools/place_markers.py`` put them there; ``tests/test_render_maps.py``
+checks); the markers' sizes are the layout's (:attr:`Layout.u` and the
+properties after it), so the tool and the picture agree.
 
 This module is an adapter: it reads the rules core (variants, boards), never
 the other way round.
@@ -20,6 +25,7 @@ the other way round.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from functools import cache, cached_property
 from importlib import resources
@@ -29,6 +35,27 @@ from typing import Any
 from standoff import Board, Variant, VariantError, VariantRegistry, derivation, load_variant
 
 from .geometry import Point, border_chains, hatch_segments
+from .placement import clearance, name_discs, place, place_name, room
+
+#: the markers' sizes, in multiples of the map's measure (:attr:`Layout.u`): a
+#: unit's size, a centre marker's radius, the names' font size
+UNIT = 0.8
+CENTRE = 0.42
+FONT = 0.9
+#: the smallest a unit is drawn (times the map's measure), in a space too small
+#: for UNIT (The Twentieth Century's Europe): never smaller, whatever the space
+UNIT_FLOOR = 0.65
+#: how far a unit's drawing (and half its outline) reaches from its spot, over
+#: its size (the fleet's hull corners)
+UNIT_REACH = 1.07
+#: room a City's disc is given beyond a unit's radius, where its Country has it
+CITY_MARGIN = 0.15
+
+
+def unit_size_for(room: float, u: float) -> float:
+    """The size of a unit whose spot is ``room`` from its space's border, on a map
+    of measure ``u``: UNIT, or less where it would not fit, down to UNIT_FLOOR."""
+    return max(UNIT_FLOOR * u, min(UNIT * u, room / UNIT_REACH))
 
 
 @dataclass(frozen=True)
@@ -42,6 +69,8 @@ class SpaceShape:
     centre: Point | None = None
     #: a City of City/Country: drawn as a disc of this radius at ``unit``
     disc: float = 0.0
+    #: the name's size against the map's (smaller where the space has no room)
+    label_size: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -68,6 +97,70 @@ class Layout:
     #: link kinds the picture states in words rather than lines (twin links)
     implied: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    #: the map's measure (see :attr:`u`); 0: worked out from the spaces' room
+    scale: float = 0.0
+    #: boards drawn side by side (Twin Earths' levels): each one's name and the
+    #: x range it spans; a line between two of them is not drawn across the map
+    panels: tuple[tuple[str, float, float], ...] = ()
+
+    def panel_at(self, p: Point) -> int | None:
+        """The index of the board ``p`` lies on (the nearest), None if one board."""
+        if not self.panels:
+            return None
+        return min(range(len(self.panels)), key=lambda i: max(
+            self.panels[i][1] - p[0], p[0] - self.panels[i][2], 0.0))
+
+    @cached_property
+    def u(self) -> float:
+        """The map's measure, which every marker's size is a multiple of: a
+        tenth or so of the side of an average space (so a 300-space world map
+        gets markers as small as its spaces, and Standard's stay readable). A
+        derived drawing keeps its base's (City discs and twin boards add
+        spaces, not room)."""
+        if self.scale:
+            return self.scale
+        count = sum(1 for s in self.spaces.values() if not s.disc)
+        return math.sqrt(self.width * self.height / max(count, 1)) / 11
+
+    @property
+    def unit_size(self) -> float:
+        """A unit's full size: the fleet's half-width, the army's radius over 0.8."""
+        return UNIT * self.u
+
+    @property
+    def unit_radius(self) -> float:
+        """The circle a unit of full size (and half its outline) fits in."""
+        return self.unit_size * UNIT_REACH
+
+    @cached_property
+    def unit_sizes(self) -> dict[str, float]:
+        """Each location's unit size (:func:`unit_size_for` its spot's room): the
+        full size wherever the space holds it (every space of Standard's maps and
+        1939 IV's), a little less in smaller ones, never less than UNIT_FLOOR
+        (issue 29: units had shrunk to 3 px on a phone)."""
+        out = {}
+        for sid, shape in self.spaces.items():
+            room = clearance(shape.unit, shape.rings) if shape.rings else shape.disc
+            out[sid] = unit_size_for(room, self.u)
+        for loc, spot in self.coasts.items():
+            out[loc] = unit_size_for(clearance(spot, self.spaces[loc.split("/")[0]].rings),
+                                     self.u)
+        return out
+
+    def unit_size_at(self, location: str) -> float:
+        """The size of a unit at ``location`` (a province or one of its coasts)."""
+        size = self.unit_sizes.get(location)
+        return size if size is not None else self.unit_sizes[location.split("/")[0]]
+
+    @property
+    def centre_radius(self) -> float:
+        """A supply centre's marker, with half its outline."""
+        return CENTRE * self.u * (1 + 0.5 / 4.2)
+
+    @property
+    def font_size(self) -> float:
+        """The names' size (a space's own is this times its ``label_size``)."""
+        return FONT * self.u
 
     @cached_property
     def wraps(self) -> bool:
@@ -105,7 +198,8 @@ def _maps_dir() -> Path:
     return Path(str(resources.files("standoff") / "render" / "maps"))
 
 
-def _read(path: Path) -> Layout:
+def read_shapes(path: Path) -> Layout:
+    """A shapes file as a layout (``tools/place_markers.py`` reads them too)."""
     data: dict[str, Any] = json.loads(path.read_text())
 
     def pt(p: Any) -> Point:
@@ -118,6 +212,7 @@ def _read(path: Path) -> Layout:
             pt(s["label"]),
             pt(s["unit"]),
             pt(s["centre"]) if s.get("centre") else None,
+            label_size=float(s.get("label_size", 1.0)),
         )
         for sid, s in data["spaces"].items()
     }
@@ -165,7 +260,7 @@ def layout_of(variant: Variant) -> Layout:
 def _layout(v: Variant) -> Layout:
     own = _maps_dir() / f"{v.name}.json"
     if v.source is None and own.exists():
-        return _read(own)
+        return read_shapes(own)
     base, transforms = derivation(v.name, VariantRegistry.of(v))
     if base is None:
         raise VariantError(f"no map drawing for {v.title} (no render/maps/{v.name}.json)")
@@ -198,7 +293,8 @@ def _twin(layout: Layout, v: Variant) -> Layout:
             nid = f"{sid}{level}"
             spaces[nid] = SpaceShape(nid, tuple(tuple(move(p) for p in r) for r in s.rings),
                                      move(s.label), move(s.unit),
-                                     move(s.centre) if s.centre else None)
+                                     move(s.centre) if s.centre else None,
+                                     label_size=s.label_size)
         for loc, p in layout.coasts.items():
             prov, _, coast = loc.partition("/")
             coasts[f"{prov}{level}/{coast}"] = move(p)
@@ -214,45 +310,73 @@ def _twin(layout: Layout, v: Variant) -> Layout:
                   captions=tuple((n, layout.width * (i + 0.5) + gap * i, 30.0)
                                  for i, n in enumerate(names)),
                   implied=("level",),
-                  notes=("Each space is linked to its twin on every other board.",))
+                  notes=("Each space is linked to its twin on every other board.",),
+                  scale=layout.u,
+                  panels=tuple((n, i * (layout.width + gap), i * (layout.width + gap)
+                                + layout.width) for i, n in enumerate(names)))
 
 
 def _split(layout: Layout, v: Variant) -> Layout:
-    """Cities as discs on their Countries' centre markers (City/Country).
+    """Cities as discs inside their Countries (City/Country).
 
-    A disc is kept small enough to touch no space it is not linked to. Its
-    links to seas (rule .4, the ones players must see) are drawn as short
-    lines when the disc does not reach the sea; its land links are its
-    Country's (rule .3), which the legend states rather than drawing.
+    A City is a disc a unit fits on, placed in its Country (near the old
+    centre marker) clear of the Country's own unit spots, so that a unit in
+    each is never drawn on the other (issue 29); the Country's name and the
+    City's are then placed clear of both and of each other. A disc lies wholly
+    inside its Country, so it touches no space it is not linked to. Its links
+    to seas (rule .4, the ones players must see) are drawn as short lines; its
+    other land links are its Country's (rule .3), which the legend states,
+    with the rule that a unit enters a City from land only from its Country
+    (rule .52).
     """
     spaces = dict(layout.spaces)
     connectors = list(layout.connectors)
     board = v.board
-    base_r = min(layout.width, layout.height) / 90
+    u, big, font = layout.u, layout.unit_radius, layout.font_size
     for pid in sorted(board.provinces):
         if not pid.endswith("*"):
             continue
-        country = layout.spaces[pid[:-1]]
-        at = country.centre or country.unit
+        cid = pid[:-1]
+        country = layout.spaces[cid]
+        rings = country.rings
+        coasts = [(*p, big) for loc, p in layout.coasts.items() if loc.split("/")[0] == cid]
+        disc = ((0.0, 0.0, big),)
+        unit = country.unit
+        at = place(rings, country.centre or unit, disc, CITY_MARGIN * u, [(*unit, big), *coasts])
+        if room(at, rings, disc, [(*unit, big)]) < 0:  # no room beside it: move the unit too
+            unit = place(rings, unit, disc, CITY_MARGIN * u, [(*at, big)])
         # inside its Country, so the Country keeps every border it has
-        r = min(base_r, 0.85 * distance(at, country.rings)[0])
+        r = min(big, 0.85 * clearance(at, rings))
+        taken = [(*at, big), (*unit, big), *coasts]
+        label, size, _ = place_name(rings, country.label, cid, font, 0.1 * u, taken)
+        taken += name_discs(label, cid, font * size)
+        city_label, city_size, _ = place_name(rings, (at[0], at[1] - big * 2), pid, font,
+                                              0.1 * u, taken)
         for sea in sorted(board.neighbours[pid]):
             if board.provinces[sea].terrain.value == "sea":
                 connectors.append(Connector(pid, sea, "coast",
                                             (at, distance(at, layout.spaces[sea].rings)[1])))
-        spaces[pid] = SpaceShape(pid, (), (at[0] + r + base_r, at[1] - r - base_r * 0.4), at,
-                                 at, disc=r)
-        spaces[pid[:-1]] = SpaceShape(country.id, country.rings, country.label,
-                                      _shifted(country.unit, at, max(r, base_r * 0.6)), None)
-    # links the derived map adds between Countries (.306: North Africa-Spain)
+        spaces[pid] = SpaceShape(pid, (), city_label, at, at, disc=r, label_size=city_size)
+        spaces[cid] = SpaceShape(cid, rings, label, unit, None, label_size=size)
+    # links the derived map adds between Countries that do not touch on the
+    # picture (.306: North Africa-Spain; Switzerland's, .307, are its borders)
     base = load_variant(layout.variant).board
     for a, b in sorted(_pairs(board)):
-        if not a.endswith("*") and not b.endswith("*") and b not in base.neighbours[a]:
+        if not a.endswith("*") and not b.endswith("*") and b not in base.neighbours[a] \
+                and not _touch(spaces[a], spaces[b]):
             connectors.append(Connector(a, b, "link", (spaces[a].unit, spaces[b].unit)))
     return Layout(v.name, layout.width, layout.height, spaces, dict(layout.coasts),
-                  tuple(connectors), implied=("city-land",), notes=(
-                      "Cities are the discs: a City has its Country's land links; "
-                      "lines show the seas it touches.",))
+                  tuple(connectors), implied=("city-land",), scale=u, notes=(
+                      "Cities are the discs; lines join a City to the seas it touches.",
+                      "A unit enters a City only from its Country or such a sea (.52); "
+                      "its other links count for all else."))
+
+
+def _touch(a: SpaceShape, b: SpaceShape) -> bool:
+    """Whether two traced spaces share a border: the tracer gives a border the
+    same points in both spaces' rings (``tools/trace_shapes.py``)."""
+    points = {p for ring in a.rings for p in ring}
+    return sum(1 for ring in b.rings for p in ring if p in points) >= 2
 
 
 def _pairs(board: Board) -> set[tuple[str, str]]:
@@ -274,18 +398,6 @@ def distance(p: Point, rings: tuple[tuple[Point, ...], ...]) -> tuple[float, Poi
             if d < best:
                 best, near = d, q
     return best, near
-
-
-def _shifted(unit: Point, city: Point, radius: float) -> Point:
-    """Move a Country's unit spot off its City's disc."""
-    dx, dy = unit[0] - city[0], unit[1] - city[1]
-    dist = (dx * dx + dy * dy) ** 0.5
-    if dist >= radius * 2.5:
-        return unit
-    if dist == 0:
-        return (city[0], city[1] + radius * 2.5)
-    k = radius * 2.5 / dist
-    return (city[0] + dx * k, city[1] + dy * k)
 
 
 _DERIVATIONS = {"twin_levels": _twin, "split_centres": _split}

@@ -37,8 +37,10 @@ from standoff import (
     province_of,
 )
 
+from . import legend
 from .geometry import Point
-from .layout import Layout, SpaceShape, distance, layout_of
+from .layout import CENTRE, UNIT_REACH, Layout, SpaceShape, layout_of
+from .placement import CAP_HEIGHT
 
 SEA = "#a8c8e8"
 LAND = "#efe6cc"
@@ -205,13 +207,9 @@ class _Drawing:
         self.board = variant.board_at(position.phase)
         self.layout = layout
         self.colours = power_colours(variant)
-        # unit size: from the room an average space has, so a 300-space world
-        # map gets units as small as its spaces, and Standard's stay readable
-        self.u = (layout.width * layout.height / max(len(layout.spaces), 1)) ** 0.5 / 11
-        self._sizes: dict[str, float] = {}
-        powers = (len(variant.powers) + (1 if variant.neutral else 0)
-                  + len({bc.power for bc in variant.build_centres.values()}))
-        self.legend_h = max(self.u, layout.width / 130) * 3.2 * (math.ceil(powers / 4) + 1.6)
+        #: the map's measure (orders' lines and rings, outlines)
+        self.u = layout.u
+        self.legend_h = legend.height(layout, variant)
         w, h = layout.width, layout.height + self.legend_h
         self.root = ET.Element("svg", {
             "xmlns": "http://www.w3.org/2000/svg", "viewBox": f"0 0 {_fmt(w)} {_fmt(h)}",
@@ -277,9 +275,13 @@ class _Drawing:
                                               "stroke": HATCH, "stroke-width": "3",
                                               "d": stripes})
         # a shade wider than the u/8 outlines were: stroked from both sides, their
-        # blended edges made them that much darker (as much ink at full size)
+        # blended edges made them that much darker (as much ink at full size).
+        # Not scaling: a page that zooms in (by the viewBox) keeps them this many
+        # pixels wide rather than ever thicker (issue 29); resvg draws them scaled
+        # with the picture, as before
         ET.SubElement(self.root, "path", {
-            "id": "borders", "fill": "none", "stroke": INK, "stroke-width": _fmt(self.u / 7),
+            "id": "borders", "class": "borders", "fill": "none", "stroke": INK,
+            "stroke-width": _fmt(self.u / 7), "vector-effect": "non-scaling-stroke",
             "stroke-linejoin": "bevel",  # as round at this width, and cheaper
             "d": written.borders()})
         for shape, attrs in discs:  # Cities on top of their Countries
@@ -290,7 +292,7 @@ class _Drawing:
     def connectors(self) -> None:
         g = ET.SubElement(self.root, "g", {"id": "connectors", "fill": "none"})
         for c in self.layout.connectors:
-            colour = {"canal": "#1f6fb2", "bridge": "#b03a2e"}.get(c.kind, INK)
+            colour = legend.LINE_COLOURS.get(c.kind, INK)
             ET.SubElement(g, "polyline", {
                 "points": " ".join(f"{_fmt(x)},{_fmt(y)}" for x, y in c.points),
                 "stroke": colour, "stroke-width": _fmt(self.u / 3),
@@ -307,7 +309,7 @@ class _Drawing:
             at = shape.centre or shape.label
             owner = self.pos.centres.get(sid)
             ET.SubElement(g, "circle", {
-                "cx": _fmt(at[0]), "cy": _fmt(at[1]), "r": _fmt(self.u * 0.42),
+                "cx": _fmt(at[0]), "cy": _fmt(at[1]), "r": _fmt(self.u * CENTRE),
                 "fill": self.colours.get(owner, "#ffffff") if owner else "#ffffff",
                 "data-centre": sid, "data-owner": owner or ""})
 
@@ -331,9 +333,12 @@ class _Drawing:
                 "data-build-centre": sid, "data-power": bc.power})
 
     def names(self) -> None:
+        """Each name centred on its spot (the box of its capitals: where
+        ``tools/place_markers.py`` found it room), smaller where the layout says."""
+        size = self.layout.font_size
         g = ET.SubElement(self.root, "g", {
             "id": "names", **_CLICK_THROUGH, "font-family": "DejaVu Sans, Arial, sans-serif",
-            "font-size": _fmt(self.u * 0.9), "fill": INK, "text-anchor": "middle"})
+            "font-size": _fmt(size), "fill": INK, "text-anchor": "middle"})
         # one text of many placed pieces (each its own text chunk, centred on its
         # spot): the same picture, but resvg lays out one text element, not 300
         text = ET.SubElement(g, "text")
@@ -341,9 +346,12 @@ class _Drawing:
             prov = self.board.provinces.get(sid)
             if prov is None or prov.terrain is Terrain.IMPASSABLE:
                 continue  # the hatching says it; a name would only add clutter
+            own = size * shape.label_size
             t = ET.SubElement(text, "tspan", {"x": _fmt(shape.label[0]),
-                                              "y": _fmt(shape.label[1] + self.u * 0.3),
+                                              "y": _fmt(shape.label[1] + own * CAP_HEIGHT / 2),
                                               "data-name": sid})
+            if shape.label_size != 1.0:
+                t.set("font-size", _fmt(own))
             t.text = sid.upper()
         for caption, x, y in self.layout.captions:
             t = ET.SubElement(self.root, "text", {
@@ -355,20 +363,27 @@ class _Drawing:
     # -- pieces ------------------------------------------------------------------------
 
     def units(self) -> None:
+        """Units at the layout's size for their spot (``Layout.unit_size_at``:
+        the full size wherever the space holds it, never below a floor). Each is
+        a ``<g class="unit">`` holding a ``circle.unit-hit`` (no paint, the whole
+        disc a click or tap lands on), the army's circle or the fleet's hull and
+        sail, and the letter; ``data-x``, ``data-y``, ``data-r`` give its centre
+        and radius for a page that sizes or finds units itself."""
         g = ET.SubElement(self.root, "g", {"id": "units", "stroke": INK,
-                                           "stroke-width": _fmt(self.u / 8)})
+                                           "stroke-width": _fmt(self.layout.unit_size / 8)})
         stacked: dict[str, int] = {}
         for unit in self.pos.units:
             at = self._spot(unit.location)
             n = stacked[unit.province] = stacked.get(unit.province, 0) + 1
             if n > 1:  # several fleets on a high sea: a row along the space's length
-                step = self._size(unit.province) * 2.2 * (n // 2) * (1 if n % 2 else -1)
+                step = self.layout.unit_size_at(unit.location) * 2.2 * (n // 2) * (
+                    1 if n % 2 else -1)
                 tall = self._tall(unit.province)
                 at = (at[0], at[1] + step) if tall else (at[0] + step, at[1])
             self._unit(g, unit, at, dislodged=False)
         for d in self.pos.dislodged:
             at = self._spot(d.unit.location)
-            s = self._size(d.unit.province)
+            s = self.layout.unit_size_at(d.unit.location)
             self._unit(g, d.unit, (at[0] + s * 1.1, at[1] - s * 1.1), dislodged=True)
 
     def _tall(self, province: str) -> bool:
@@ -378,25 +393,21 @@ class _Drawing:
         xs, ys = [x for x, _ in points], [y for _, y in points]
         return max(ys) - min(ys) > max(xs) - min(xs)
 
-    def _size(self, province: str) -> float:
-        """A unit's size in this space: smaller in spaces too small for a full one
-        (Europe on a world map), so that neighbours' units do not overlap."""
-        size = self._sizes.get(province)
-        if size is None:
-            shape = self.layout.spaces[province]
-            room = distance(shape.unit, shape.rings)[0] if shape.rings else self.u
-            size = self._sizes[province] = max(self.u * 0.5, min(self.u, room * 1.1))
-        return size
-
     def _spot(self, location: str) -> Point:
         return self.layout.unit_spot(location)
 
     def _unit(self, g: ET.Element, unit: Unit, at: Point, dislodged: bool) -> None:
-        s = self._size(unit.province)
+        s = self.layout.unit_size_at(unit.location)
         x, y = at
-        grp = ET.SubElement(g, "g", {"data-unit": str(unit), "data-power": unit.power,
+        grp = ET.SubElement(g, "g", {"class": "unit dislodged" if dislodged else "unit",
+                                     "data-unit": str(unit), "data-power": unit.power,
                                      "data-location": unit.location,
-                                     "data-dislodged": "1" if dislodged else "0"})
+                                     "data-dislodged": "1" if dislodged else "0",
+                                     "data-x": _fmt(x), "data-y": _fmt(y),
+                                     "data-r": _fmt(s * UNIT_REACH)})
+        ET.SubElement(grp, "circle", {"class": "unit-hit", "cx": _fmt(x), "cy": _fmt(y),
+                                      "r": _fmt(s * UNIT_REACH), "fill": "none",
+                                      "stroke": "none", "pointer-events": "all"})
         fill = self.colours.get(unit.power, NEUTRAL_UNIT)
         rim = {"stroke": "#c0392b", "stroke-width": _fmt(s / 4)} if dislodged else {}
         if unit.type is UnitType.ARMY:
@@ -457,6 +468,8 @@ class _Drawing:
                 start = self._spot(self._at(o.target))
                 end = self._spot(o.dest)
                 mid = ((start[0] + end[0]) / 2, (start[1] + end[1]) / 2)
+                if self.layout.panel_at(start) != self.layout.panel_at(end):
+                    mid = end  # a move between boards: its middle is on neither
                 self._line(g, here, mid, {**style, "stroke-dasharray": f"{_fmt(s / 3)} "
                                           f"{_fmt(s / 4)}"}, None)
             case "convoy":
@@ -502,6 +515,10 @@ class _Drawing:
 
     def _line(self, g: ET.Element, a: Point, b: Point, style: dict[str, str],
               marker: str | None) -> None:
+        here, there = self.layout.panel_at(a), self.layout.panel_at(b)
+        if here is not None and there is not None and here != there:
+            self._level_jump(g, a, b, (here, there), style, marker)
+            return
         w = self.layout.width
         if self.layout.wraps and abs(b[0] - a[0]) > w / 2:
             # across the edge of a world map: out of one side, in at the other
@@ -511,12 +528,33 @@ class _Drawing:
             return
         self._segment(g, a, b, style, marker)
 
+    def _level_jump(self, g: ET.Element, a: Point, b: Point, panels: tuple[int, int],
+                    style: dict[str, str], marker: str | None) -> None:
+        """A line between two boards (Twin Earths' levels) as two short strokes,
+        each named by the other board: out of ``a`` towards the board ``b`` is
+        on, and into ``b`` from the side of ``a``'s, rather than one line across
+        a whole board (issue 29)."""
+        side = 1.0 if panels[1] > panels[0] else -1.0
+        length = self.u * 3.4
+        dx, dy = 0.6 * side * length, -0.8 * length
+        out_end, in_start = (a[0] + dx, a[1] + dy), (b[0] - dx, b[1] + dy)
+        self._segment(g, a, out_end, style, marker, short=False)  # no unit at its end
+        self._segment(g, in_start, b, style, marker)
+        for (x, y), panel in ((out_end, panels[1]), (in_start, panels[0])):
+            t = ET.SubElement(g, "text", {
+                "x": _fmt(x + side * self.u * 0.4 * (1 if panel == panels[1] else -1)),
+                "y": _fmt(y - self.u * 0.3), "font-size": _fmt(self.u * 1.2),
+                "font-family": "DejaVu Serif, serif", "font-weight": "bold",
+                "text-anchor": "middle", "fill": style["stroke"], "stroke": "none",
+                "data-level": self.layout.panels[panel][0]})
+            t.text = self.layout.panels[panel][0]
+
     def _segment(self, g: ET.Element, a: Point, b: Point, style: dict[str, str],
-                 marker: str | None) -> None:
+                 marker: str | None, short: bool = True) -> None:
         # stop short of the target so the arrowhead does not sit on the unit
         dx, dy = b[0] - a[0], b[1] - a[1]
         dist = math.hypot(dx, dy) or 1.0
-        cut = min(self.u * 1.1, dist / 3) if marker else 0.0
+        cut = min(self.u * 1.1, dist / 3) if marker and short else 0.0
         end = (b[0] - dx / dist * cut, b[1] - dy / dist * cut)
         attrs = {**style, "x1": _fmt(a[0]), "y1": _fmt(a[1]), "x2": _fmt(end[0]),
                  "y2": _fmt(end[1])}
@@ -527,53 +565,5 @@ class _Drawing:
     # -- legend ------------------------------------------------------------------------
 
     def legend(self, title: str) -> None:
-        s = max(self.u, self.layout.width / 130)
-        top = self.layout.height
-        g = ET.SubElement(self.root, "g", {"id": "legend",
-                                           "font-family": "DejaVu Sans, Arial, sans-serif",
-                                           "font-size": _fmt(s * 1.3), "fill": INK})
-        ET.SubElement(g, "rect", {"x": "0", "y": _fmt(top), "width": _fmt(self.layout.width),
-                                  "height": _fmt(self.legend_h), "fill": "#f1ece0",
-                                  "stroke": INK, "stroke-width": _fmt(s / 8)})
-        head = ET.SubElement(g, "text", {"x": _fmt(s), "y": _fmt(top + s * 2),
-                                         "font-weight": "bold"})
-        head.text = title or (f"{self.v.title}: "
-                              f"{self.pos.phase.long_name(self.v.calendar)}")
-        for i, note in enumerate(self.layout.notes):
-            t = ET.SubElement(g, "text", {"x": _fmt(self.layout.width - s),
-                                          "y": _fmt(top + s * 2 * (i + 1)),
-                                          "text-anchor": "end", "font-size": _fmt(s)})
-            t.text = note
-        counts = self.pos.centre_counts()
-        units: dict[str, int] = {}
-        for u in self.pos.units:
-            units[u.power] = units.get(u.power, 0) + 1
-        entries = [(p.id, f"{p.name}: {counts.get(p.id, 0)} centres, "
-                    f"{units.get(p.id, 0)} units") for p in self.v.powers.values()]
-        if self.v.neutral:
-            entries.append((self.v.neutral, f"Neutral (civil disorder): "
-                                            f"{units.get(self.v.neutral, 0)} units"))
-        col_w = self.layout.width / 4
-        for i, (pid, text) in enumerate(entries):
-            x = s + (i % 4) * col_w
-            y = top + s * 3.2 * (i // 4 + 1.6)
-            ET.SubElement(g, "rect", {"x": _fmt(x), "y": _fmt(y - s), "width": _fmt(s * 1.6),
-                                      "height": _fmt(s * 1.2), "fill": self.colours[pid],
-                                      "stroke": INK, "stroke-width": _fmt(s / 10),
-                                      "data-legend": pid})
-            t = ET.SubElement(g, "text", {"x": _fmt(x + s * 2.2), "y": _fmt(y)})
-            t.text = text
-        sites: dict[str, list[str]] = {}
-        for sid, bc in sorted(self.v.build_centres.items()):
-            sites.setdefault(bc.power, []).append(sid.upper())
-        for i, (pid, where) in enumerate(sorted(sites.items()), start=len(entries)):
-            x = s + (i % 4) * col_w
-            y = top + s * 3.2 * (i // 4 + 1.6)
-            ET.SubElement(g, "rect", {"x": _fmt(x + s * 0.35), "y": _fmt(y - s * 0.85),
-                                      "width": _fmt(s * 0.9), "height": _fmt(s * 0.9),
-                                      "fill": self.colours.get(pid, NEUTRAL_UNIT),
-                                      "stroke": INK, "stroke-width": _fmt(s / 10),
-                                      "data-legend-build-centre": pid})
-            t = ET.SubElement(g, "text", {"x": _fmt(x + s * 2.2), "y": _fmt(y)})
-            name = self.v.powers[pid].name if pid in self.v.powers else pid
-            t.text = f"{name}'s build centres (squares): {', '.join(where)}"
+        legend.draw_legend(self.root, self.layout, self.v, self.pos, self.colours, title,
+                           NEUTRAL_UNIT)
