@@ -160,6 +160,7 @@ def test_one_person_plays_standard_with_six_bots_to_the_end(
     game_id = create_game_by_form(page, "England holds", power="england", empty="now",
                                   fill_bot="random", bots={"france": "heuristic"})
     expect(page.get_by_test_id("game-phase")).to_have_text("S1901M")
+    expect(page.get_by_test_id("powers").locator('[data-testid^="bot-"]')).to_have_count(6)
     assert seat_badges(page, "bot") == {"france": "bot: heuristic",
                                         **{p: "bot: random" for p in STANDARD_BOTS}}
     took = play_on(page, "england", lambda phase: year(phase) > 1940)
@@ -335,6 +336,7 @@ def test_a_join_period_and_a_takeover_bot_from_the_form_and_the_masters_fill(
     expect(page.get_by_test_id("game-status")).to_have_text("active")
     expect(page.get_by_test_id("game-phase")).to_have_text("S1901M")
     assert page.url.endswith(f"/games/{game_id}")
+    expect(page.get_by_test_id("powers").locator('[data-testid^="bot-"]')).to_have_count(6)
     assert set(seat_badges(page, "bot")) == {"austria", "england", "france", "germany",
                                              "russia", "turkey"}
     expect(page.get_by_test_id("master-fill-row")).to_be_hidden()

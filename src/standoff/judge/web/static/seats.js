@@ -60,7 +60,7 @@ class SeatDesk {
   playerCell(p, s, g) {
     const cell = el("td", {});
     if (s.player) cell.append(s.player);
-    else if (!s.bot && !s.open) cell.append(g.anonymous && g.status !== "forming" ? "anonymous" : "—");
+    else if (!s.bot && !s.open) cell.append(g.anonymous ? "anonymous" : "—");
     for (const b of StandoffLogic.seatBadges(s)) {
       cell.append(" ", el("span", {class: "seat-badge " + b.kind, "data-testid": b.kind + "-" + p}, b.text));
     }
