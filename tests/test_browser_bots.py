@@ -19,8 +19,10 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from browser_fixtures import (
+    PHONE,
     NewContext,
     create_game_by_form,
+    no_sideways_scroll,
     open_game,
     order_by_text,
     player_page,
@@ -352,3 +354,23 @@ def test_a_join_period_and_a_takeover_bot_from_the_form_and_the_masters_fill(
     expect(page.get_by_test_id("create-error")).to_have_text(
         "You play france yourself: leave its seat to a person, not a bot.")
     expect(page).to_have_url(re.compile(r"/lobby$"))
+
+
+def test_the_seat_controls_fit_a_phone(new_context: NewContext, web_api: Api) -> None:
+    """The create form's seats and bots, and the game page's badges, leave form and
+    master's seat rows, at 390 px: nothing wider than the screen."""
+    name, _ = sign_up_api(web_api)
+    page = player_page(new_context, name, "/lobby", **PHONE)
+    page.locator("#create-bots-box > summary").click()
+    page.get_by_test_id("create-variant").select_option("twentieth-century")
+    expect(page.get_by_test_id("create-bot-colombia")).to_be_visible()
+    no_sideways_scroll(page)
+    screenshot(page, "bots-create-form-phone", full_page=True)
+    create_game_by_form(page, unique_name("Phone"), variant="twentieth-century",
+                        power="colombia", empty="now", fill_bot="random")
+    expect(page.get_by_test_id("powers").locator('[data-testid^="bot-"]')).to_have_count(12)
+    page.locator("#leave-box > summary").click()
+    expect(page.get_by_test_id("leave-form")).to_be_visible()
+    expect(page.get_by_test_id("master-open-row")).to_be_visible()
+    no_sideways_scroll(page)
+    screenshot(page, "bots-game-phone", full_page=True)
