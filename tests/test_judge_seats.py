@@ -48,6 +48,9 @@ def test_an_absence_is_played_by_the_chosen_bot_and_handed_back(db_url: str) -> 
         assert seen["powers"]["france"]["away"] and seen["powers"]["france"]["bot"] == \
             "heuristic" and seen["powers"]["france"]["ready"]
         assert "why" not in str(seen["powers"]["france"])
+        assert seen["your_away"] is None  # Italy's view: France's leave is not Italy's
+        own = api.json("GET", f"/games/{table.id}", france)["your_away"]
+        assert own["bot"] == "heuristic" and own["until"] is not None
         everyone_else_ready(api, table, "france")
         game = wait_for(api, table.id, france, lambda g: g["phase"] == "F1901M")
         spring = api.json("GET", f"/games/{table.id}/phases", france)[0]
@@ -55,9 +58,14 @@ def test_an_absence_is_played_by_the_chosen_bot_and_handed_back(db_url: str) -> 
         assert game["powers"]["france"]["nmr"] == 0
         # back: the seat is the person's from now on (the orders its bot gave for the
         # phase that opened during the absence stand); no bot plays the phases after
+        wait_for(api, table.id, france, lambda g: g["powers"]["france"]["ready"],
+                 what="the bot's orders for Fall")
         api.json("DELETE", f"/games/{table.id}/away", france)
         game = api.json("GET", f"/games/{table.id}", france)
         assert not game["powers"]["france"]["away"] and game["powers"]["france"]["bot"] is None
+        # back: the bot's orders stand, but the phase waits for the person's ready
+        assert game["powers"]["france"]["submitted"] and not game["powers"]["france"]["ready"]
+        assert game["your_away"] is None
         api.json("POST", f"/games/{table.id}/master/process", table.master)
         game = api.json("GET", f"/games/{table.id}", france)
         assert game["phase"] in ("W1901A", "S1902M") and not game["powers"]["france"]["ready"]
@@ -177,3 +185,21 @@ def test_press_reaches_a_bot_played_power(db_url: str) -> None:
                  {"to": "all", "body": "Hello, bots."}, expect=201)
         conversations = api.json("GET", f"/games/{game['id']}/conversations", me)
         assert {c["conversation"] for c in conversations} == {"all", "england,france"}
+
+
+def test_an_invite_holder_takes_the_open_seat_of_a_private_game(db_url: str) -> None:
+    """A private game under way with a seat open for a replacement: the holder of its
+    invite code may see it and take the seat; nobody else sees it."""
+    with make_api(db_url) as api:
+        table = api.full_game(private=True)
+        code = api.json("GET", f"/games/{table.id}", table.master)["invite"]
+        newcomer = api.signup()
+        api.call("GET", f"/games/{table.id}", newcomer,
+                 headers={"X-Invite-Code": code}, expect=403)  # no open seat yet
+        api.json("POST", f"/games/{table.id}/master/seats/russia/open", table.master, {})
+        seen = api.json("GET", f"/games/{table.id}?invite={code}", newcomer)
+        assert seen["powers"]["russia"]["open"]
+        api.call("GET", f"/games/{table.id}", api.signup(), expect=403)
+        api.call("POST", f"/games/{table.id}/seats", newcomer, {"power": "russia"}, expect=403)
+        api.json("POST", f"/games/{table.id}/seats", newcomer,
+                 {"power": "russia", "invite": code}, expect=201)

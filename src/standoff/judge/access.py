@@ -115,9 +115,11 @@ def invited(game: GameRow, who: Caller, invite: str | None) -> bool:
 def require_view(game: GameRow, who: Caller, seats: dict[str, Seat],
                  invite: str | None = None) -> None:
     """403 unless the caller may see this game: a private one, its master and
-    players, and while it is forming, whoever holds its invite code (to pick a
-    power)."""
+    players, and while it is forming or has a seat open for a replacement, whoever
+    holds its invite code (to pick a power, or take the open seat)."""
+    joinable = game.status == "forming" or (game.status == "active" and any(
+        seat.open for seat in seats.values()))
     if game.private and seat_of(seats, who.user_id) is None and not (
-            game.status == "forming" and invite and invited(game, who, invite)) \
+            joinable and invite and invited(game, who, invite)) \
             and who.user_id != game.master_id:
         raise forbidden(f"game {game.id} is private: only its master and players see it")

@@ -21,7 +21,7 @@ from .bot_jobs import failures
 from .context import Judge
 from .db import utcnow
 from .models import GameRow, PendingOrdersRow, Seat, User
-from .schemas import BotFailureOut, GameOut, PowerOut
+from .schemas import AwayOut, BotFailureOut, GameOut, PowerOut
 from .seating import stand
 from .variants import VariantUnavailable
 
@@ -58,6 +58,9 @@ def game_out(s: Session, game: GameRow, who: Caller, j: Judge) -> GameOut:
     return GameOut(
         id=game.id, name=game.name, variant=game.variant, status=_status(game.status),
         phase=game.phase, phase_title=game.phase_title, variant_notes=_notes(j, game),
+        your_away=AwayOut(power=mine.power, start=mine.away_from, until=mine.away_until,
+                          bot=mine.away_bot)
+        if mine is not None and mine.away_until is not None and mine.away_until > now else None,
         deadline=game.deadline,
         position=game.state["position"],
         powers=powers, outcome=game.outcome, options=game.options, deadlines=game.deadlines,

@@ -266,6 +266,8 @@ class GameOut(BaseModel):
     phase_title: str | None = Field(default=None, description="Spring 1902, Movement")
     variant_notes: list[str] = Field(default_factory=list, description="the variant's "
                                      "special rules in a few lines")
+    your_away: AwayOut | None = Field(default=None, description="your own declared absence "
+                                      "(start, until, bot), if any")
     deadline: datetime | None
     position: dict[str, Any]
     powers: dict[str, PowerOut]

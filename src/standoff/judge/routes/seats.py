@@ -30,7 +30,7 @@ from ..errors import ERROR_RESPONSES, conflict, invalid
 from ..game_view import game_out
 from ..processing import fill_and_start, request_processing
 from ..schemas import AwayIn, AwayOut, BotOut, FillIn, GameId, GameOut, OpenSeatIn
-from ..seating import reopen_seat
+from ..seating import is_away, reopen_seat
 
 router = APIRouter(prefix="/api/v1", tags=["bots"], responses=ERROR_RESPONSES)
 
@@ -81,10 +81,13 @@ def declare_away(game_id: GameId, body: AwayIn, who: CallerDep, j: JudgeDep) -> 
 @router.delete("/games/{game_id}/away", response_model=AwayOut)
 def end_away(game_id: GameId, who: CallerDep, j: JudgeDep) -> AwayOut:
     """End (or cancel) your absence: the seat is yours again from now; orders a bot
-    already gave for this phase stand until you send your own."""
+    already gave for this phase stand until you send your own, and the phase waits
+    for you to say you are ready (the bot's ready flag is lowered)."""
     with j.db.write() as s:
         game = game_for_update(s, game_id)
         seat = player_seat(s, game, who, ": only players go on leave")
+        if is_away(seat, utcnow()):
+            seat.ready_turn = None
         seat.away_from = seat.away_until = seat.away_bot = None
         return AwayOut(power=seat.power, start=None, until=None, bot=None)
 
