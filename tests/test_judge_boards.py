@@ -106,3 +106,16 @@ def test_boards_are_bounded(db_url: str) -> None:
             api.json("POST", f"/boards/{keys[2]}/adjudicate", token)
         full = api.call("POST", f"/boards/{keys[2]}/adjudicate", token, expect=409).json()
         assert "3 steps" in full["detail"]
+
+
+def test_a_boards_legal_orders_for_any_power(db_url: str) -> None:
+    """The planning board's menus: any power's legal orders at a step, as a game's
+    legal options are given."""
+    with make_api(db_url) as api:
+        token = api.signup()
+        key = api.json("POST", "/boards", token, {"variant": "standard"}, expect=201)["key"]
+        legal = api.json("GET", f"/boards/{key}/legal/options?power=turkey")
+        assert {"ANK", "CON", "SMY"} == set(legal)
+        assert any(o["order"] == "F ANK - BLA" for o in legal["ANK"])
+        api.call("GET", f"/boards/{key}/legal/options?power=atlantis", expect=400)
+        api.call("GET", f"/boards/{key}/legal/options?power=turkey&step=5", expect=404)

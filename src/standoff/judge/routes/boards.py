@@ -19,7 +19,15 @@ from ..db import utcnow
 from ..errors import ERROR_RESPONSES, invalid, not_found
 from ..models import BoardRow, PhaseRow
 from ..rules import Rules, bundled_rules
-from ..schemas import BoardIn, BoardOrdersIn, BoardOut, BoardStepIn, BoardStepOut, BoardUnitsIn
+from ..schemas import (
+    BoardIn,
+    BoardOrdersIn,
+    BoardOut,
+    BoardStepIn,
+    BoardStepOut,
+    BoardUnitsIn,
+    LegalOrderOut,
+)
 
 router = APIRouter(prefix="/api/v1", tags=["boards"], responses=ERROR_RESPONSES)
 
@@ -126,6 +134,26 @@ def board_adjudicate(key: BoardKey, who: CallerDep, j: JudgeDep) -> BoardOut:
 def board_step(key: BoardKey, body: BoardStepIn, who: CallerDep, j: JudgeDep) -> BoardOut:
     """Show another step (back or forward)."""
     return _change(j, key, who.user_id, lambda board, _rules: boards.go_to(board, body.step))
+
+
+@router.get("/boards/{key}/legal/options", response_model=dict[str, list[LegalOrderOut]])
+def board_legal(key: BoardKey, who: MaybeCaller, j: JudgeDep,
+                power: Annotated[str, Query(min_length=1, max_length=40)],
+                step: Annotated[int | None, Query(ge=0, le=100_000)] = None
+                ) -> dict[str, list[LegalOrderOut]]:
+    """Every legal order of ``power`` at a step (default: the one shown), by location,
+    each by its parts: the same answer as a game's ``GET .../legal/options``, so a
+    page builds its menus for any power of the board."""
+    with j.db.read() as s:
+        board = boards.get_board(s, key[:40])
+        n = board.at if step is None else step
+        if n >= len(board.steps):
+            raise not_found(f"this board has steps 0 to {len(board.steps) - 1}")
+        state = board.steps[n]
+        rules = j.variants.rules(board)
+    pid = rules.power_id(power)
+    return {loc: [LegalOrderOut.model_validate(o) for o in options]
+            for loc, options in rules.legal_options(state, pid).items()}
 
 
 @router.get("/boards/{key}/map.svg", response_class=Response,
