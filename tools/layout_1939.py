@@ -76,7 +76,7 @@ GAP = 2
 #: West Africa, Libya and Egypt (issue 29)
 SHORE = 10
 #: ...and this many at the mouth of the Persian Gulf, which SHORE would close
-SHORE_GULF = 4
+SHORE_GULF = 7
 
 # -- projection ------------------------------------------------------------------------
 #: A pseudo-conic projection: x follows u = (lon - CENTRAL_MERIDIAN) * s(lat), s a damped

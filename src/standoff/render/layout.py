@@ -32,7 +32,15 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from standoff import Board, Variant, VariantError, VariantRegistry, derivation, load_variant
+from standoff import (
+    Board,
+    Terrain,
+    Variant,
+    VariantError,
+    VariantRegistry,
+    derivation,
+    load_variant,
+)
 
 from .geometry import Point, border_chains, hatch_segments
 from .placement import clearance, name_discs, place, place_name, room
@@ -280,6 +288,8 @@ def _twin(layout: Layout, v: Variant) -> Layout:
     numerals = sorted({p.level for p in v.board.provinces.values() if p.level},
                       key=lambda n: (len(n), n.replace("V", "IIIII")))
     count = max(len(numerals), 2)
+    # the names gain the level's digit ("MUN1"): placed again, as wide as that
+    labels = _names(layout, v, "1")
     spaces: dict[str, SpaceShape] = {}
     coasts: dict[str, Point] = {}
     connectors: list[Connector] = []
@@ -291,10 +301,11 @@ def _twin(layout: Layout, v: Variant) -> Layout:
 
         for sid, s in layout.spaces.items():
             nid = f"{sid}{level}"
+            label, size = labels.get(sid, (s.label, s.label_size))
             spaces[nid] = SpaceShape(nid, tuple(tuple(move(p) for p in r) for r in s.rings),
-                                     move(s.label), move(s.unit),
+                                     move(label), move(s.unit),
                                      move(s.centre) if s.centre else None,
-                                     label_size=s.label_size)
+                                     label_size=size)
         for loc, p in layout.coasts.items():
             prov, _, coast = loc.partition("/")
             coasts[f"{prov}{level}/{coast}"] = move(p)
@@ -314,6 +325,27 @@ def _twin(layout: Layout, v: Variant) -> Layout:
                   scale=layout.u,
                   panels=tuple((n, i * (layout.width + gap), i * (layout.width + gap)
                                 + layout.width) for i, n in enumerate(names)))
+
+
+def _names(layout: Layout, v: Variant, suffix: str) -> dict[str, tuple[Point, float]]:
+    """Each named space's name spot and size for its id with ``suffix`` added,
+    clear of the units, the centres and each other (as ``tools/place_markers.py``
+    places the ids themselves); a name that still fits stays where it is."""
+    board = v.board_at(v.start)
+    font, u = layout.font_size, layout.u
+    taken: list[tuple[float, float, float]] = [
+        (*layout.unit_spot(loc), layout.unit_size_at(loc) * UNIT_REACH)
+        for loc in [*layout.spaces, *layout.coasts]]
+    taken += [(*s.centre, layout.centre_radius) for s in layout.spaces.values() if s.centre]
+    out: dict[str, tuple[Point, float]] = {}
+    for sid, shape in layout.spaces.items():
+        level = board.provinces.get(sid + suffix)
+        if not shape.rings or level is None or level.terrain is Terrain.IMPASSABLE:
+            continue
+        spot, size, _ = place_name(shape.rings, shape.label, sid + suffix, font, 0.1 * u, taken)
+        out[sid] = (spot, size)
+        taken += name_discs(spot, sid + suffix, font * size)
+    return out
 
 
 def _split(layout: Layout, v: Variant) -> Layout:
@@ -346,10 +378,12 @@ def _split(layout: Layout, v: Variant) -> Layout:
         if room(at, rings, disc, [(*unit, big)]) < 0:  # no room beside it: move the unit too
             unit = place(rings, unit, disc, CITY_MARGIN * u, [(*at, big)])
         # inside its Country, so the Country keeps every border it has
-        r = min(big, 0.85 * clearance(at, rings))
+        r = min(big, clearance(at, rings) - 0.1 * u)
         taken = [(*at, big), (*unit, big), *coasts]
         label, size, _ = place_name(rings, country.label, cid, font, 0.1 * u, taken)
         taken += name_discs(label, cid, font * size)
+        # a City's name shares its Country's room with two units and a name:
+        # smaller still where it must (Rome)
         city_label, city_size, _ = place_name(rings, (at[0], at[1] - big * 2), pid, font,
                                               0.1 * u, taken)
         for sea in sorted(board.neighbours[pid]):

@@ -91,15 +91,18 @@ def label_discs(text: str, size: float) -> tuple[Disc, ...]:
 
 
 def room(p: Point, rings: Rings | Outline, marker: Sequence[Disc],
-         avoid: Sequence[Placed] = ()) -> float:
+         avoid: Sequence[Placed] = (), loose: bool = False) -> float:
     """How much every disc of ``marker`` at ``p`` could grow and still lie inside
     ``rings`` and clear of the discs in ``avoid``: negative where it already does
-    not. Moving ``p`` by ``d`` changes it by at most ``d``."""
+    not. ``loose``: only ``p`` itself must be inside (a name centred in a space
+    too small for it may run over the border). Moving ``p`` by ``d`` changes it
+    by at most ``d``."""
     outline = rings if isinstance(rings, Outline) else Outline(rings)
-    best = math.inf
+    best = outline.clearance(p) if loose else math.inf
     for dx, dy, r in marker:
         q = (p[0] + dx, p[1] + dy)
-        best = min(best, outline.clearance(q) - r)
+        if not loose:
+            best = min(best, outline.clearance(q) - r)
         for ax, ay, ar in avoid:
             best = min(best, math.hypot(q[0] - ax, q[1] - ay) - ar - r)
     return best
@@ -116,7 +119,7 @@ _ROOM_WEIGHT = 100.0
 
 
 def place(rings: Rings, wish: Point, marker: Sequence[Disc], margin: float,
-          avoid: Sequence[Placed] = (), precision: float = 0.5) -> Point:
+          avoid: Sequence[Placed] = (), precision: float = 0.5, loose: bool = False) -> Point:
     """The spot nearest ``wish`` where ``marker`` has ``margin`` of :func:`room`;
     where no spot has that much, the one with the most room (nearest the wish
     among equals, within ``precision``).
@@ -132,13 +135,13 @@ def place(rings: Rings, wish: Point, marker: Sequence[Disc], margin: float,
     outline = Outline(rings)
 
     def score(p: Point) -> float:
-        return (min(room(p, outline, marker, near), margin) * _ROOM_WEIGHT
+        return (min(room(p, outline, marker, near, loose), margin) * _ROOM_WEIGHT
                 - math.hypot(p[0] - wish[0], p[1] - wish[1]))
 
     def bound(c: Point, half: float) -> float:
         reach = half * math.sqrt(2)
         gap = max(0.0, math.hypot(c[0] - wish[0], c[1] - wish[1]) - reach)
-        return min(room(c, outline, marker, near) + reach, margin) * _ROOM_WEIGHT - gap
+        return min(room(c, outline, marker, near, loose) + reach, margin) * _ROOM_WEIGHT - gap
 
     best, best_score = wish, score(wish)
     size = max(min(x1 - x0, y1 - y0), precision)
@@ -174,23 +177,30 @@ def widest_point(rings: Rings, precision: float = 0.5) -> Point:
 
 
 #: the names' sizes tried, largest first, where a name has no room at full size
-LABEL_SIZES = (1.0, 0.85, 0.7, 0.6)
+LABEL_SIZES = (1.0, 0.85, 0.7, 0.6, 0.5)
+#: ...and the largest a name running over its space's border may be
+LOOSE_SIZE = 0.6
 
 
 def place_name(rings: Rings, wish: Point, text: str, font: float, margin: float,
-               avoid: Sequence[Placed] = ()) -> tuple[Point, float, float]:
+               avoid: Sequence[Placed] = (), sizes: Sequence[float] = LABEL_SIZES
+               ) -> tuple[Point, float, float]:
     """Where ``text`` goes inside ``rings``, clear of ``avoid``: the spot, its size
-    (a factor of ``font``: the largest of LABEL_SIZES that has room) and the room
-    it has there (negative: it overlaps by that much, at the smallest size)."""
+    (a factor of ``font``: the largest of ``sizes`` that has room) and the room
+    it has there (negative: it overlaps by that much, at the smallest size).
+    Where no size has room inside, the name is centred in the space and may run
+    over its border, but not over anything in ``avoid``, at one of the smallest
+    sizes (a large name over a border would seem to name the neighbour)."""
     best: tuple[Point, float, float] | None = None
-    for size in LABEL_SIZES:
-        discs = label_discs(text, font * size)
-        spot = place(rings, wish, discs, margin, avoid)
-        have = room(spot, rings, discs, avoid)
-        if best is None or have > best[2]:
-            best = (spot, size, have)
-        if have >= 0:
-            break
+    for loose in (False, True):
+        for size in [s for s in sizes if s <= LOOSE_SIZE] if loose else sizes:
+            discs = label_discs(text, font * size)
+            spot = place(rings, wish, discs, margin, avoid, loose=loose)
+            have = room(spot, rings, discs, avoid, loose)
+            if best is None or have > best[2]:
+                best = (spot, size, have)
+            if have >= 0:
+                return spot, size, have
     assert best is not None
     return best
 
