@@ -73,15 +73,22 @@ def clearance(p: Point, rings: Rings) -> float:
     return Outline(rings).clearance(p)
 
 
+#: the rest of a sentence (the legend's), roughly: small letters, spaces, stops
+_SMALL, _PUNCTUATION = 0.6, {" ": 0.318, ",": 0.318, ".": 0.318, ":": 0.337, "'": 0.275,
+                             "(": 0.39, ")": 0.39}
+
+
 def text_width(text: str, size: float) -> float:
-    """The advance width of ``text`` set in the names' font at ``size``."""
-    return sum(_WIDTHS.get(c, 0.989) for c in text.upper()) * size
+    """The advance width of ``text`` set in the names' font at ``size`` (exact for
+    the capitals and figures of a space's id, a little generous elsewhere)."""
+    return sum(_WIDTHS.get(c) or _PUNCTUATION.get(c) or (_SMALL if c.islower() else 0.989)
+               for c in text) * size
 
 
 def label_discs(text: str, size: float) -> tuple[Disc, ...]:
     """A name's box (capitals, centred on the spot) as a row of discs: a disc as
     tall as the box every box-height along it, the ends reaching the box's ends."""
-    w, h = text_width(text, size), CAP_HEIGHT * size
+    w, h = text_width(text.upper(), size), CAP_HEIGHT * size
     if w <= h:
         return ((0.0, 0.0, w / 2 if w > 0 else h / 2),)
     n = math.ceil(w / h)

@@ -209,7 +209,7 @@ class _Drawing:
         self.colours = power_colours(variant)
         #: the map's measure (orders' lines and rings, outlines)
         self.u = layout.u
-        self.legend_h = legend.height(layout, variant)
+        self.legend_h = legend.height(layout, variant, position)
         w, h = layout.width, layout.height + self.legend_h
         self.root = ET.Element("svg", {
             "xmlns": "http://www.w3.org/2000/svg", "viewBox": f"0 0 {_fmt(w)} {_fmt(h)}",
