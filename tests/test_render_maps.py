@@ -8,6 +8,7 @@ letters (rule 6)."""
 from __future__ import annotations
 
 import math
+from itertools import pairwise
 import random
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -23,7 +24,7 @@ from standoff.core.variant import Variant, available_variants, load_variant
 from standoff.render import layout_for, render_svg
 from standoff.render.layout import UNIT_FLOOR, UNIT_REACH, Layout
 from standoff.render.legend import LINE_COLOURS
-from standoff.render.placement import Outline, clearance, label_discs, widest_point
+from standoff.render.placement import Outline, clearance, label_discs, text_width, widest_point
 
 VARIANTS = sorted({load_variant(str(p)).name for p in available_variants().values()})
 #: the one map whose smallest spaces (its Europe) cannot hold a unit of the
@@ -330,3 +331,38 @@ def test_render_reads_sahara_old_season_letters_in_every_year(tmp_path: Path) ->
                                  str(tmp_path / "x.svg")])
     assert result.exit_code != 0 and "cannot read phase" in result.output
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_legend_entries_do_not_run_into_each_other(name: str) -> None:
+    """Issue 29's legend lines made rows longer: an entry wider than its column
+    takes the next one too (1939 IV's build centres ran into its land bridge's
+    entry), and the notes stand under the rows."""
+    root = ET.fromstring(render_svg(_midgame_position(name)))
+    legend = root.find(f"{NS}g[@id='legend']")
+    assert legend is not None
+    size = float(legend.get("font-size") or 0)
+    rows: dict[str, list[tuple[float, float]]] = {}
+    for t in legend.iter(f"{NS}text"):
+        if t.get("font-weight") or t.get("data-note") is not None:
+            continue
+        x = float(t.get("x") or 0)
+        width = text_width(t.text or "", float(t.get("font-size") or size))
+        rows.setdefault(t.get("y") or "", []).append((x, x + width))
+    for row in rows.values():
+        row.sort()
+        for (_, end), (start, _) in pairwise(row):
+            assert end < start - size, row
+    notes = [float(t.get("y") or 0) for t in legend.iter(f"{NS}text") if t.get("data-note")]
+    assert not notes or min(notes) > max(float(y) for y in rows)
+
+
+def _midgame_position(name: str) -> Position:
+    """The start, with a centre or more changed hands (longer counts in the legend)."""
+    v = load_variant(name)
+    pos = Position.initial(v)
+    owned = dict(pos.centres)
+    first = next(iter(v.powers))
+    for sid in sorted(v.supply_centres)[:12]:
+        owned[sid] = first
+    return Position(v.name, pos.phase, pos.units, owned)
