@@ -8,9 +8,9 @@ letters (rule 6)."""
 from __future__ import annotations
 
 import math
-from itertools import pairwise
 import random
 import xml.etree.ElementTree as ET
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
