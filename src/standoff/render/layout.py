@@ -43,7 +43,7 @@ from standoff import (
 )
 
 from .geometry import Point, border_chains, hatch_segments
-from .placement import clearance, name_discs, place, place_name, room
+from .placement import Outline, clearance, name_discs, place, place_name, room
 
 #: the markers' sizes, in multiples of the map's measure (:attr:`Layout.u`): a
 #: unit's size, a centre marker's radius, the names' font size
@@ -58,6 +58,8 @@ UNIT_FLOOR = 0.65
 UNIT_REACH = 1.07
 #: room a City's disc is given beyond a unit's radius, where its Country has it
 CITY_MARGIN = 0.15
+#: ...and how much farther it keeps from a sea its Country touches and it does not
+CITY_OFF_SEA = 1.0
 
 
 def unit_size_for(room: float, u: float) -> float:
@@ -374,8 +376,17 @@ def _split(layout: Layout, v: Variant) -> Layout:
         coasts = [(*p, big) for loc, p in layout.coasts.items() if loc.split("/")[0] == cid]
         disc = ((0.0, 0.0, big),)
         unit = country.unit
-        at = place(rings, country.centre or unit, disc, CITY_MARGIN * u, [(*unit, big), *coasts])
-        if room(at, rings, disc, [(*unit, big)]) < 0:  # no room beside it: move the unit too
+        # a sea its Country touches and it does not (.4: London's English Channel):
+        # kept off, so that the disc does not seem to touch it
+        away = [(Outline(layout.spaces[sea].rings), CITY_OFF_SEA * u)
+                for sea in sorted(board.neighbours[cid])
+                if board.provinces[sea].terrain.value == "sea" and sea not in board.neighbours[pid]]
+        taken = [(*unit, big), *coasts]
+        at = place(rings, country.centre or unit, disc, CITY_MARGIN * u, taken, away=away)
+        if room(at, rings, disc, taken, away=away) < 0:  # no room so far off (Naples)
+            at = place(rings, country.centre or unit, disc, CITY_MARGIN * u, taken)
+        if room(at, rings, disc, [(*unit, big)]) < 0:
+            # no room beside the Country's unit: move the unit too
             unit = place(rings, unit, disc, CITY_MARGIN * u, [(*at, big)])
         # inside its Country, so the Country keeps every border it has
         r = min(big, clearance(at, rings) - 0.1 * u)

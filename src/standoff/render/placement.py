@@ -97,13 +97,17 @@ def label_discs(text: str, size: float) -> tuple[Disc, ...]:
     return tuple((first + i * step, 0.0, h / 2 * 1.1) for i in range(n + 1))
 
 
+#: a space a marker keeps away from, and how much farther than its radius
+Away = tuple[Outline, float]
+
+
 def room(p: Point, rings: Rings | Outline, marker: Sequence[Disc],
-         avoid: Sequence[Placed] = (), loose: bool = False) -> float:
+         avoid: Sequence[Placed] = (), loose: bool = False, away: Sequence[Away] = ()) -> float:
     """How much every disc of ``marker`` at ``p`` could grow and still lie inside
-    ``rings`` and clear of the discs in ``avoid``: negative where it already does
-    not. ``loose``: only ``p`` itself must be inside (a name centred in a space
-    too small for it may run over the border). Moving ``p`` by ``d`` changes it
-    by at most ``d``."""
+    ``rings``, clear of the discs in ``avoid`` and far enough from the spaces in
+    ``away``: negative where it already does not. ``loose``: only ``p`` itself
+    must be inside (a name centred in a space too small for it may run over the
+    border). Moving ``p`` by ``d`` changes it by at most ``d``."""
     outline = rings if isinstance(rings, Outline) else Outline(rings)
     best = outline.clearance(p) if loose else math.inf
     for dx, dy, r in marker:
@@ -112,6 +116,8 @@ def room(p: Point, rings: Rings | Outline, marker: Sequence[Disc],
             best = min(best, outline.clearance(q) - r)
         for ax, ay, ar in avoid:
             best = min(best, math.hypot(q[0] - ax, q[1] - ay) - ar - r)
+        for other, gap in away:
+            best = min(best, -other.clearance(q) - gap - r)
     return best
 
 
@@ -126,7 +132,8 @@ _ROOM_WEIGHT = 100.0
 
 
 def place(rings: Rings, wish: Point, marker: Sequence[Disc], margin: float,
-          avoid: Sequence[Placed] = (), precision: float = 0.5, loose: bool = False) -> Point:
+          avoid: Sequence[Placed] = (), precision: float = 0.5, loose: bool = False,
+          away: Sequence[Away] = ()) -> Point:
     """The spot nearest ``wish`` where ``marker`` has ``margin`` of :func:`room`;
     where no spot has that much, the one with the most room (nearest the wish
     among equals, within ``precision``).
@@ -142,13 +149,14 @@ def place(rings: Rings, wish: Point, marker: Sequence[Disc], margin: float,
     outline = Outline(rings)
 
     def score(p: Point) -> float:
-        return (min(room(p, outline, marker, near, loose), margin) * _ROOM_WEIGHT
+        return (min(room(p, outline, marker, near, loose, away), margin) * _ROOM_WEIGHT
                 - math.hypot(p[0] - wish[0], p[1] - wish[1]))
 
     def bound(c: Point, half: float) -> float:
         reach = half * math.sqrt(2)
         gap = max(0.0, math.hypot(c[0] - wish[0], c[1] - wish[1]) - reach)
-        return min(room(c, outline, marker, near, loose) + reach, margin) * _ROOM_WEIGHT - gap
+        return (min(room(c, outline, marker, near, loose, away) + reach, margin) * _ROOM_WEIGHT
+                - gap)
 
     best, best_score = wish, score(wish)
     size = max(min(x1 - x0, y1 - y0), precision)
