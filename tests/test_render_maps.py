@@ -231,7 +231,9 @@ def test_city_country_legend_and_cities_follow_rule_52() -> None:
     it now says a unit enters a City only from its Country or a sea it touches.
     Rule .1: City and Country are two spaces, each may hold a unit: a City's
     disc lies inside its Country, and a unit on each is drawn apart from the
-    other; the names (VEN*/VEN, TRI/TRI* overlapped) are apart."""
+    other; the names (VEN*/VEN, TRI/TRI* overlapped) are apart. Rule .4: a
+    City touches only the seas its dot touched; its disc is kept off the
+    others where its Country has room."""
     layout = layout_for("city-country")
     root = ET.fromstring(render_svg(Position.initial(load_variant("city-country"))))
     notes = " ".join(e.text or "" for e in root.iter(f"{NS}text") if e.get("data-note"))
@@ -245,6 +247,10 @@ def test_city_country_legend_and_cities_follow_rule_52() -> None:
         assert clearance(city.unit, country.rings) >= max(city.disc, city_r) - 0.05, sid
         apart = city_r + layout.unit_size_at(sid[:-1]) * UNIT_REACH
         assert math.dist(city.unit, country.unit) >= apart - 0.05, sid
+    # .404 "London to North Sea only": its disc is kept off the English Channel
+    for city, sea in (("lon*", "eng"), ("lvp*", "nao"), ("bel*", "eng")):
+        off = -Outline(layout.spaces[sea].rings).clearance(layout.spaces[city].unit)
+        assert off >= layout.spaces[city].disc + layout.u, (city, sea)
     for pair in (("ven*", "ven"), ("tri", "tri*")):
         a, b = (_name_discs(layout, s) for s in pair)
         assert not any(math.dist(p[:2], q[:2]) < p[2] + q[2] for p in a for q in b), pair
