@@ -11,7 +11,7 @@ import globals from "globals";
 const STATIC = "src/standoff/judge/web/static";
 // what logic.js and common.js define, for every page's script
 const SHARED = {
-  StandoffLogic: "readonly",
+  StandoffLogic: "readonly", StandoffPlay: "readonly",
   api: "readonly", el: "readonly", showError: "readonly", untilText: "readonly",
   ApiFailure: "readonly", csrfToken: "readonly",
 };
@@ -41,14 +41,18 @@ export default [
   },
   {
     // the pure module is also loaded by Node's tests (module.exports)
-    files: [`${STATIC}/logic.js`],
+    files: [`${STATIC}/logic.js`, `${STATIC}/play.js`],
     languageOptions: {globals: {module: "readonly"}},
   },
   {
     // the game page's scripts share the map, the order pad, the press panel and the seats
     files: [`${STATIC}/game.js`],
     languageOptions: {globals: {MapView: "readonly", OrderPad: "readonly", Press: "readonly",
-      SeatDesk: "readonly"}},
+      SeatDesk: "readonly", OrderOverlay: "readonly"}},
+  },
+  {
+    files: [`${STATIC}/board.js`],
+    languageOptions: {globals: {MapView: "readonly", OrderOverlay: "readonly"}},
   },
   {
     files: [`${STATIC}/history.js`],

@@ -396,6 +396,8 @@ def ready(page: Page, last: bool = False) -> None:
     toggle = page.get_by_test_id("ready-toggle")
     expect(toggle).to_have_attribute("aria-pressed", "false")
     phase = page.get_by_test_id("game-phase").inner_text()
+    if int(toggle.get_attribute("data-unordered") or "0"):  # the page asks first (issue 29 §3)
+        page.once("dialog", lambda dialog: dialog.accept())
     toggle.click()
     if last:
         expect(page.get_by_test_id("game-phase")).not_to_have_text(phase)

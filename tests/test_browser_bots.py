@@ -52,15 +52,22 @@ def phase_moved(page: Page, phase: str) -> None:
         arg=phase, timeout=PHASE_MS)
 
 
+def _accept(dialog: Any) -> None:
+    dialog.accept()
+
+
 def play_on(page: Page, me: str, stop: Callable[[str], bool]) -> list[float]:
     """Play the game page's power ``me`` as a person who lets the bots get on with it:
     each phase it has orders to give, click "I'm ready" (its units hold); then wait for
     the next phase, until ``stop(phase)`` or the game ends. Seconds each phase took."""
     took: list[float] = []
+    # "I'm ready" with units unordered asks first (issue 29 section 3): they hold, yes
+    page.on("dialog", _accept)
     while True:
         phase = page.get_by_test_id("game-phase").inner_text()
         if page.get_by_test_id("game-status").inner_text().startswith("finished") \
                 or stop(phase):
+            page.remove_listener("dialog", _accept)
             return took
         start = time.monotonic()
         row = page.get_by_test_id(f"power-{me}")

@@ -85,6 +85,7 @@ def test_master_panel_private_game_and_draw(new_context: NewContext, web_api: Ap
     # the friend orders; the master processes now: the others are NMR
     legal = web_api.json("GET", f"/games/{game_id}/legal", friend_token)
     order_by_text(friend, *(options[0] for _, options in sorted(legal.items())))
+    master.once("dialog", lambda d: d.accept())  # "Process now" asks first (issue 29 §3)
     master.get_by_test_id("master-process").click()
     web_api.wait_phase(table, "S1901M")
     open_game(master, game_id, "F1901M")

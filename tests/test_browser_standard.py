@@ -165,6 +165,7 @@ def test_seven_players_play_1901(new_context: NewContext, web_api: Api) -> None:
         if power != "turkey":
             ready(pages[power])
     open_game(fr, game_id, "F1901M")
+    fr.once("dialog", lambda d: d.accept())  # "Process now" asks first (issue 29 §3)
     fr.get_by_test_id("master-process").click()
     assert wait_phase(web_api, table, "F1901M") == "W1901A"
     open_game(fr, game_id, "W1901A")

@@ -1,4 +1,4 @@
-"""Routes of the pages: sign-up, log-in, lobby, game, history.
+"""Routes of the pages: sign-up, log-in, lobby, game, history, planning board.
 
 Each page checks who is asking the way the API does (the session cookie, through
 ``auth.optional_caller``) and whether they may see the game (``access.require_view``,
@@ -19,18 +19,16 @@ from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
-from sqlalchemy import select
 
 from standoff import __version__
 
 from .. import auth
-from ..access import get_game, require_view, seat_of, seats_of
+from ..access import get_game, require_view, seats_of
 from ..auth import Caller, optional_caller
 from ..bots import DEFAULT_STAND_IN, bots_on_offer
-from ..db import utcnow
 from ..errors import ApiError
 from ..game_view import game_out
-from ..models import GameRow, Seat
+from ..models import GameRow
 from ..rules import bundled_variants, rule_options
 from ..schemas import GameOut
 from ..variants import VariantUnavailable
@@ -40,6 +38,7 @@ templates = Jinja2Templates(directory=str(HERE / "templates"))
 templates.env.globals["version"] = __version__
 router = APIRouter(include_in_schema=False)
 _PHASE = re.compile(r"^[A-Za-z0-9_.-]{1,20}$")
+_BOARD_KEY = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 #: the largest id a game can have (the database's 32-bit integer)
 MAX_ID = 2**31 - 1
 
@@ -122,14 +121,26 @@ def lobby_page(request: Request) -> Response:
         return _login(request)
     variants = [{"name": v.name, "title": v.title, "powers": v.powers}
                 for v in bundled_variants()]
-    options = [{"name": n, "values": vs, "description": text}
-               for n, vs, _issue, text in rule_options()]
+    options = [{"name": n, "values": vs, "description": text, "datc": issue,
+                "link": _datc_link(issue)} for n, vs, issue, text in rule_options()]
     # the create form starts at the judge's own defaults (what a game created with no
     # deadlines gets), so the page and the API can never disagree
     deadlines = {phase: _minutes(seconds) for phase, seconds
                  in request.app.state.judge.settings.default_deadlines.items()}
     return _render(request, "lobby.html", who, variants=variants, options=options,
-                   deadlines=deadlines, bots=_bots(), open_seats=_open_seats(request, who))
+                   deadlines=deadlines, bots=_bots())
+
+
+#: the DATC's public text, where each rule option's issue is discussed
+DATC_URL = "https://webdiplomacy.net/doc/DATC_v3_0.html"
+
+
+def _datc_link(issue: str) -> str | None:
+    """The DATC section of a rule option's issue ("4.A.1" -> its anchor in the DATC's
+    public text); None for an option that is not a DATC issue (a variant's own rule)."""
+    if not re.fullmatch(r"\d+(\.[A-Z])?(\.\d+)?", issue):
+        return None
+    return f"{DATC_URL}#{issue}"
 
 
 def _bots() -> dict[str, Any]:
@@ -137,36 +148,6 @@ def _bots() -> dict[str, Any]:
     starts at: the judge's own stand-in, so the page never names a bot itself."""
     return {"choices": [{"name": n, "description": d} for n, d in bots_on_offer()],
             "default": DEFAULT_STAND_IN}
-
-
-#: the most running games with open seats the lobby lists
-OPEN_SEATS_MAX = 100
-
-
-def _open_seats(request: Request, who: Caller) -> list[dict[str, Any]]:
-    """Running public games with a seat open for a new player (its master opened it,
-    or a takeover did), newest first, leaving out the games the caller already plays
-    in: what the lobby offers to take over. Private games are left out: their
-    invite code is the way in (the lobby's invite form). Read here because the
-    listing (``GET /api/v1/games``) shows forming games only."""
-    j = request.app.state.judge
-    with j.db.read() as s:
-        mine = select(Seat.game_id).where(Seat.user_id == who.user_id)
-        rows = s.execute(
-            select(GameRow.id, GameRow.name, GameRow.variant, GameRow.phase, Seat.power)
-            .join(Seat, Seat.game_id == GameRow.id)
-            .where(GameRow.status == "active", GameRow.private.is_(False),
-                   Seat.open.is_(True), GameRow.id.not_in(mine))
-            .order_by(GameRow.id.desc(), Seat.power))
-        games: dict[int, dict[str, Any]] = {}
-        for gid, name, variant, phase, power in rows:
-            if gid not in games:
-                if len(games) == OPEN_SEATS_MAX:
-                    break
-                games[gid] = {"id": gid, "name": name, "variant": variant, "phase": phase,
-                              "open_powers": []}
-            games[gid]["open_powers"].append(power)
-    return list(games.values())
 
 
 def _minutes(seconds: int) -> str:
@@ -189,21 +170,7 @@ def game_page(request: Request, game_id: int, invite: str | None = None) -> Resp
     return _render(request, "game.html", who, game=game,
                    names=_names(request, game),
                    is_master=game.master_name == who.username, bots=_bots(),
-                   leave=_leave(request, who, game))
-
-
-def _leave(request: Request, who: Caller, game: GameOut) -> dict[str, Any] | None:
-    """The caller's own absence in this game, not yet over ({start, until, bot}), for
-    the leave form; None when they declared none. Only their own: others see that a
-    seat is on leave (``powers[p].away``), never when or with which plan."""
-    if game.your_power is None:
-        return None
-    with request.app.state.judge.db.read() as s:
-        seat = seat_of(seats_of(s, game.id), who.user_id)
-        if seat is None or seat.away_until is None or seat.away_until <= utcnow():
-            return None
-        return {"start": seat.away_from.isoformat() if seat.away_from else None,
-                "until": seat.away_until.isoformat(), "bot": seat.away_bot}
+                   leave=game.your_away.model_dump(mode="json") if game.your_away else None)
 
 
 @router.get("/games/{game_id}/history", response_class=HTMLResponse)
@@ -230,6 +197,16 @@ def _names(request: Request, game: GameOut) -> dict[str, str]:
         return j.variants.rules(row).power_names if row is not None else {}
     except VariantUnavailable:  # set aside until its master retries: its ids will do
         return {p: p.replace("_", " ").title() for p in game.powers}
+
+
+@router.get("/boards/{key}", response_class=HTMLResponse)
+def board_page(request: Request, key: str) -> Response:
+    """A planning board (anyone with the link sees it, signed in or not; its owner
+    changes it): the shell only, its script reads ``GET /api/v1/boards/{key}``."""
+    if not _BOARD_KEY.match(key):
+        return _error(request, page_caller(request), ApiError(404, "there is no such board"))
+    who = page_caller(request)
+    return _render(request, "board.html", who, key=key)
 
 
 def install_pages(app: FastAPI) -> None:

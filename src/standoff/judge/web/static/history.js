@@ -21,12 +21,19 @@ async function showPhase(i, push) {
   box.replaceChildren();
   const bots = ph.bots || {};
   document.getElementById("history-bots").textContent = StandoffLogic.botsLine(bots, H.names);
-  for (const [p, os] of Object.entries(ph.orders || {})) {
+  // a power that had to order and sent nothing is listed too, marked NMR
+  const missed = ph.missed || [];
+  const listed = {...ph.orders};
+  for (const p of missed) if (!listed[p]) listed[p] = [];
+  for (const [p, os] of Object.entries(listed)) {
+    const nmr = missed.includes(p);
     box.append(el("h3", {}, H.names[p] || p, bots[p] ? " " : null, bots[p]
-      ? el("span", {class: "seat-badge bot", "data-testid": "history-bot-" + p}, "bot: " + bots[p]) : null));
+      ? el("span", {class: "seat-badge bot", "data-testid": "history-bot-" + p}, "bot: " + bots[p]) : null,
+    nmr ? " " : null, nmr ? el("span", {class: "seat-badge nmr", "data-testid": "history-nmr-" + p,
+      title: "no moves received: sent no orders, units held"}, "NMR") : null));
     const ul = el("ul", {class: "orders", "data-testid": "history-orders-" + p});
     for (const o of os) ul.append(el("li", {}, o));
-    if (!os.length) ul.append(el("li", {class: "muted"}, "no orders"));
+    if (!os.length) ul.append(el("li", {class: "muted"}, nmr ? "NMR: no orders sent (units held)" : "no orders"));
     box.append(ul);
   }
   document.getElementById("history-results").textContent =

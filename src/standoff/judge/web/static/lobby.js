@@ -14,7 +14,8 @@ const BOTS = JSON.parse(document.getElementById("bots-data").textContent);
 
 function gameLine(g) {
   const bits = [VARIANTS[g.variant] ? VARIANTS[g.variant].title : g.variant, g.status];
-  if (g.status !== "forming") bits.push(g.phase);
+  if (g.status !== "forming") bits.push(g.phase_title || g.phase);
+  if (g.status === "active" && g.deadline) bits.push("deadline " + StandoffPlay.localTime(g.deadline));
   else bits.push(g.seats_taken + "/" + g.seats + " seats");
   if (g.your_power) bits.push("you: " + g.your_power);
   if (g.master) bits.push("master");
@@ -64,6 +65,24 @@ async function listingPage(path) {
   return {games: await res.json(), next: next && next[1].startsWith("/api/v1/games?") ? next[1] : null};
 }
 
+/* what wants the player in their running games: "orders needed", unread messages */
+function needBadges(g) {
+  const box = el("span", {});
+  if (g.needs_orders) box.append(" ", el("span", {class: "need", "data-testid": "needs-orders-" + g.id}, "orders needed"));
+  if (g.unread) box.append(" ", el("span", {class: "badge", title: "unread messages",
+    "data-testid": "unread-" + g.id}, g.unread + " unread"));
+  return box;
+}
+
+/* the tab's title and icon say when something wants the player */
+let wanted = 0;
+function markTab(games) {
+  wanted += StandoffPlay.needsCount(games);
+  document.title = StandoffPlay.tabTitle("Lobby · standoff", wanted);
+  const icon = document.querySelector('link[rel="icon"]');
+  if (icon) icon.href = wanted ? "/static/favicon-alert.svg" : "/static/favicon.svg";
+}
+
 function addGames(games) {
   const mine = document.getElementById("my-games");
   const open = document.getElementById("open-games");
@@ -71,8 +90,10 @@ function addGames(games) {
   for (const g of games) {
     if (g.your_power || g.master) {
       const link = el("a", {href: "/games/" + g.id, "data-testid": "game-link-" + g.id}, g.name);
-      rows.mine.append(el("li", {"data-game": g.id}, link, " ", el("span", {class: "muted"}, gameLine(g))));
+      rows.mine.append(el("li", {"data-game": g.id}, link, " ", el("span", {class: "muted"}, gameLine(g)),
+        needBadges(g)));
     }
+    if (g.status === "active" && (g.open_powers || []).length && !g.your_power) addOpenSeat(g);
     if (g.status === "forming" && !g.your_power && !g.private) {
       rows.open.append(el("li", {"data-game": g.id}, el("a", {href: "/games/" + g.id}, g.name), " ",
         el("span", {class: "muted"}, gameLine(g)), joinButtons(g)));
@@ -82,26 +103,26 @@ function addGames(games) {
     for (const stale of list.querySelectorAll("li.empty")) stale.remove();
   }
   mine.append(rows.mine); open.append(rows.open);
+  markTab(games);
+  const seats = document.getElementById("open-seats");
+  for (const stale of seats.querySelectorAll("li.empty")) stale.remove();
+  if (!seats.children.length) seats.append(el("li", {class: "muted empty"}, "No seat is open."));
   if (!mine.children.length) mine.append(el("li", {class: "muted empty"}, "None yet: create or join one."));
   if (!open.children.length) open.append(el("li", {class: "muted empty"}, "No open games."));
 }
 
-/* running games with open seats (the page's server lists them: public games the
-   viewer plays no part in), each open power a "take over" button */
-function addOpenSeats(games) {
+/* a running public game with seats open for a new player (the listing says
+   which: open_powers), each a "take over" button */
+function addOpenSeat(g) {
   const list = document.getElementById("open-seats");
-  list.replaceChildren();
-  for (const g of games) {
-    const box = el("div", {class: "joins"});
-    for (const p of g.open_powers) {
-      box.append(el("button", {type: "button", class: "small", "data-testid": "takeover-" + g.id + "-" + p,
-        onclick: () => join(g.id, p)}, "take over " + p));
-    }
-    const title = VARIANTS[g.variant] ? VARIANTS[g.variant].title : g.variant;
-    list.append(el("li", {"data-game": g.id}, el("a", {href: "/games/" + g.id}, g.name), " ",
-      el("span", {class: "muted"}, title + " · " + g.phase), box));
+  const box = el("div", {class: "joins"});
+  for (const p of g.open_powers) {
+    box.append(el("button", {type: "button", class: "small", "data-testid": "takeover-" + g.id + "-" + p,
+      onclick: () => join(g.id, p)}, "take over " + p));
   }
-  if (!list.children.length) list.append(el("li", {class: "muted empty"}, "No seat is open."));
+  const title = VARIANTS[g.variant] ? VARIANTS[g.variant].title : g.variant;
+  list.append(el("li", {"data-game": g.id}, el("a", {href: "/games/" + g.id}, g.name), " ",
+    el("span", {class: "muted"}, title + " · " + (g.phase_title || g.phase)), box));
 }
 
 /* the create form's seat choices follow the variant: its powers for "You play" and
@@ -157,7 +178,12 @@ document.addEventListener("DOMContentLoaded", () => {
   more.addEventListener("click", () => {
     loadGames(more.dataset.next).catch((e) => showError("join-error", e));
   });
-  addOpenSeats(JSON.parse(document.getElementById("open-seats-data").textContent));
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+  document.getElementById("create-time-zone").value = zone;
+  const zones = document.getElementById("time-zones");
+  for (const z of (Intl.supportedValuesOf ? Intl.supportedValuesOf("timeZone") : [zone])) {
+    zones.append(el("option", {value: z}));
+  }
   const form = document.getElementById("create-form");
   for (const select of form.querySelectorAll(".bot-choice")) botOptions(select, null, BOTS.default);
   document.getElementById("bot-descriptions").textContent =
@@ -178,11 +204,21 @@ document.addEventListener("DOMContentLoaded", () => {
     const body = {name: f["name"].value, variant: f["variant"].value, options,
       deadlines: {movement: minutes("movement"), retreat: minutes("retreat"),
                   adjustment: minutes("adjustment")},
+      ...(f["fixed"].checked ? {deadline_time: f["deadline_time"].value, time_zone: f["time_zone"].value.trim()} : {}),
       press: f["press"].value, anonymous: f["anonymous"].checked, private: f["private"].checked,
       ...seats.body};
     try {
       const game = await api("POST", "/games", body);
       location.href = "/games/" + game.id;
+    } catch (e) { showError("create-error", e); }
+  });
+  const boardForm = document.getElementById("board-form");
+  boardForm.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    showError("create-error", null);
+    try {
+      const board = await api("POST", "/boards", {variant: boardForm.elements["variant"].value});
+      location.href = "/boards/" + encodeURIComponent(board.key);
     } catch (e) { showError("create-error", e); }
   });
   const invite = document.getElementById("invite-form");

@@ -121,16 +121,29 @@ class OrderPad {
     } else if (this.kind) {
       for (const o of this.candidates) opts.append(this.optionButton(o, o.order, {}));
     }
-    this.$("order-hint").textContent = StandoffLogic.hint(this.key, this.kind, this.state);
-    StandoffLogic.describeOrders(this.orders, this.table).forEach((o, i) => {
+    this.$("order-hint").textContent = this.key ? StandoffLogic.hint(this.key, this.kind, this.state) : "";
+    const described = StandoffLogic.describeOrders(this.orders, this.table);
+    described.forEach((o, i) => {
       list.append(el("li", {"data-testid": "my-order", "data-order": o.order, "data-kind": o.kind},
         el("span", {class: "muted"}, (StandoffLogic.KIND_LABELS[o.kind] || o.kind) + " "), o.order,
         el("button", {type: "button", class: "small secondary", "data-testid": "order-remove-" + i,
-          "aria-label": "remove " + o.order, onclick: () => this.send(this.orders.filter((_, j) => j !== i))}, "×")));
+          "aria-label": "remove " + o.order, onclick: () => this.remove(o.order)}, "×")));
     });
     if (!this.orders.length) list.append(el("li", {class: "muted"}, "No orders given yet."));
     this.highlight();
+    if (this.game.onRender) this.game.onRender(described, this.table);
   }
+
+  /* the stored orders with the option each matches (null: a text no option has),
+     for drawing them on the map */
+  drawable() {
+    const byText = new Map();
+    for (const options of Object.values(this.table)) for (const o of options) byText.set(o.order, o);
+    return this.orders.map((order) => ({order, option: byText.get(order) || null}));
+  }
+
+  /* take one stored order back (a click on it, in the list or on the map) */
+  remove(order) { return this.send(this.orders.filter((o) => o !== order)); }
 
   highlight() {
     this.map.mark("sel-from", this.key ? [StandoffLogic.province(this.key)] : []);

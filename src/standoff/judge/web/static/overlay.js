@@ -1,0 +1,128 @@
+/* The player's own pending orders drawn over the map as they are given (issue 29
+   §1): arrows for moves and retreats, dashed lines for supports, dotted ones for
+   convoys, a ring for a hold, a plus for a build, a cross for a removal, a "P"
+   for a canal permit; and a dashed ring on each unit still without an order.
+   Positions come from the renderer's own SVG: a unit's data-x/-y, else the
+   space's name (data-name), else the middle of the space's shape. A click on a
+   drawn order calls ``onRemove(order)``. Drawn in the page only: the server
+   never draws pending orders. The shapes are StandoffPlay.shapes (play.js). */
+"use strict";
+
+const SVGNS = "http://www.w3.org/2000/svg";
+
+class OrderOverlay {
+  constructor(map, onRemove) {
+    this.map = map;
+    this.onRemove = onRemove;
+  }
+
+  /* a location's point on the map ("STP/SC" -> the unit there, else the province) */
+  point(svg, loc) {
+    const low = String(loc).toLowerCase();
+    const base = low.split("/")[0];
+    for (const key of [low, base]) {
+      const unit = [...svg.querySelectorAll("[data-unit]")].find(
+        (u) => String(u.dataset.location).toLowerCase() === key && u.dataset.dislodged !== "1");
+      if (unit && unit.dataset.x) return [Number(unit.dataset.x), Number(unit.dataset.y)];
+    }
+    for (const key of [low, base]) {
+      const name = svg.querySelector(`[data-name="${CSS.escape(key)}"]`);
+      if (name && name.getAttribute("x")) return [Number(name.getAttribute("x")), Number(name.getAttribute("y"))];
+    }
+    const space = svg.querySelector(`[data-space="${CSS.escape(base)}"]`);
+    if (space && space.getBBox) {
+      const b = space.getBBox();
+      return [b.x + b.width / 2, b.y + b.height / 2];
+    }
+    return null;
+  }
+
+  /* the radius the map gives its units (for rings and arrow gaps) */
+  unitRadius(svg) {
+    const u = svg.querySelector("[data-unit][data-r]");
+    return u ? Number(u.dataset.r) : 10;
+  }
+
+  node(tag, attrs) {
+    const n = document.createElementNS(SVGNS, tag);
+    for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, String(v));
+    return n;
+  }
+
+  /* draw ``orders`` ([{order, option}]) and rings on ``todo`` (locations) */
+  draw(orders, todo) {
+    const svg = this.map.svg;
+    if (!svg) return;
+    const old = svg.querySelector("#pending-orders");
+    if (old) old.remove();
+    const layer = this.node("g", {id: "pending-orders", "data-testid": "pending-orders"});
+    const r = this.unitRadius(svg);
+    const defs = svg.querySelector("defs") || svg.insertBefore(this.node("defs", {}), svg.firstChild);
+    if (!svg.querySelector("#pending-arrow")) {
+      const m = this.node("marker", {id: "pending-arrow", viewBox: "0 0 10 10", refX: 7, refY: 5,
+        markerWidth: 4, markerHeight: 4, orient: "auto-start-reverse"});
+      m.append(this.node("path", {d: "M0 0 L10 5 L0 10 Z", fill: "#111"}));
+      defs.append(m);
+    }
+    const at = (loc) => this.point(svg, loc);
+    for (const loc of todo) {
+      const p = at(loc);
+      if (p) layer.append(this.node("circle", {cx: p[0], cy: p[1], r: r * 1.45, class: "needs-order",
+        "data-needs-order": loc, fill: "none", stroke: "#f5a400", "stroke-width": r * 0.35,
+        "stroke-dasharray": `${r * 0.5} ${r * 0.3}`, "pointer-events": "none"}));
+    }
+    for (const {order, option} of orders) {
+      const g = this.node("g", {class: "pending-order", "data-pending": order, "data-testid": "drawn-order"});
+      const title = this.node("title", {});
+      title.textContent = order + " (click to remove)";
+      g.append(title);
+      for (const s of StandoffPlay.shapes(option, at)) this.shape(g, s, r);
+      if (g.childNodes.length < 2) continue;
+      g.addEventListener("click", (ev) => { ev.stopPropagation(); this.onRemove(order); });
+      layer.append(g);
+    }
+    svg.append(layer);
+  }
+
+  shape(g, s, r) {
+    const w = Math.max(2, r * 0.32);
+    const line = (a, b, extra) => this.node("path", {d: `M${a[0]} ${a[1]} L${b[0]} ${b[1]}`,
+      fill: "none", stroke: "#111", "stroke-width": w, "stroke-linecap": "round", ...extra});
+    const wide = (a, b) => this.node("path", {d: `M${a[0]} ${a[1]} L${b[0]} ${b[1]}`,
+      stroke: "transparent", "stroke-width": w * 5, fill: "none"});  // an easy target for a click
+    if (s.shape === "arrow" || s.shape === "retreat") {
+      const end = StandoffPlay.shorten(s.from, s.to, r);
+      g.append(wide(s.from, end), line(s.from, end, {"marker-end": "url(#pending-arrow)",
+        stroke: s.shape === "retreat" ? "#c0661b" : "#111"}));
+    } else if (s.shape === "support" || s.shape === "convoy") {
+      const dash = s.shape === "support" ? `${w * 3} ${w * 2}` : `${w * 0.2} ${w * 2}`;
+      const pts = s.via ? [s.from, s.via, s.to] : [s.from, s.to];
+      const d = "M" + pts.map((p) => p[0] + " " + p[1]).join(" L");
+      g.append(this.node("path", {d, stroke: "transparent", "stroke-width": w * 5, fill: "none"}),
+        this.node("path", {d, fill: "none", stroke: s.shape === "support" ? "#1f6fb2" : "#0b7f86",
+          "stroke-width": w, "stroke-dasharray": dash, "stroke-linecap": "round"}));
+      g.append(this.node("circle", {cx: s.to[0], cy: s.to[1], r: r * 0.45, fill: "none",
+        stroke: s.shape === "support" ? "#1f6fb2" : "#0b7f86", "stroke-width": w}));
+    } else if (s.shape === "hold") {
+      g.append(this.node("circle", {cx: s.from[0], cy: s.from[1], r: r * 1.3, fill: "transparent",
+        stroke: "#111", "stroke-width": w}));
+    } else if (s.shape === "build") {
+      const [x, y] = s.from;
+      g.append(this.node("circle", {cx: x, cy: y, r: r * 1.2, fill: "#ffffffcc", stroke: "#2e7d32",
+        "stroke-width": w}), line([x - r * 0.7, y], [x + r * 0.7, y], {stroke: "#2e7d32"}),
+      line([x, y - r * 0.7], [x, y + r * 0.7], {stroke: "#2e7d32"}));
+    } else if (s.shape === "remove") {
+      const [x, y] = s.from;
+      g.append(this.node("circle", {cx: x, cy: y, r: r * 1.3, fill: "transparent", stroke: "none"}),
+        line([x - r, y - r], [x + r, y + r], {stroke: "#b3261e"}),
+        line([x - r, y + r], [x + r, y - r], {stroke: "#b3261e"}));
+    } else if (s.shape === "permit") {
+      const [x, y] = s.from;
+      const t = this.node("text", {x, y: y + r * 0.45, "text-anchor": "middle", "font-size": r * 1.4,
+        "font-weight": "bold", fill: "#0b7f86"});
+      t.textContent = "P";
+      g.append(this.node("circle", {cx: x, cy: y, r: r, fill: "#ffffffcc", stroke: "#0b7f86",
+        "stroke-width": w}), t);
+    }
+  }
+}
