@@ -238,6 +238,7 @@ function setShowing(which, load = true) {
   for (const [id, w] of [["map-now", "now"], ["map-last", "last"]]) {
     const b = document.getElementById(id);
     b.classList.toggle("on", w === which);
+    b.classList.toggle("secondary", w !== which);
     b.setAttribute("aria-pressed", w === which ? "true" : "false");
   }
   document.getElementById("map-caption").textContent = which === "last" && lastPhase
