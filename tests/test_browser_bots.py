@@ -213,6 +213,7 @@ def test_a_player_on_leave_has_their_bot_play_and_gets_the_seat_back(
     web_api.call("POST", f"/games/{game_id}/seats", friend, {"power": "france"}, expect=201)
     open_game(page, game_id, "S1901M")
     order_by_text(page, "F LON - NTH")
+    page.once("dialog", _accept)  # two units unordered: the page asks first (issue 29)
     page.get_by_test_id("ready-toggle").click()
     expect(page.get_by_test_id("ready-toggle")).to_have_attribute("aria-pressed", "true")
     _ready_through_api(web_api, game_id, friend, "france", lambda g: g["phase"] == "F1901M")
@@ -251,6 +252,7 @@ def test_a_player_on_leave_has_their_bot_play_and_gets_the_seat_back(
     open_game(page, game_id, "F1902M")
     expect(page.get_by_test_id("bot-england")).to_have_count(0)
     fall = hold_first_unit(page)
+    page.once("dialog", _accept)  # the other units unordered: the page asks first
     page.get_by_test_id("ready-toggle").click()
     expect(page.get_by_test_id("ready-toggle")).to_have_attribute("aria-pressed", "true")
     _ready_through_api(web_api, game_id, friend, "france", lambda g: g["phase"] != "F1902M")
