@@ -212,7 +212,9 @@ def _process_once(j: Judge, game_id: int, turn: int | None, wait: bool,
                           results=rec["results"], events=rec["events"], report=result.report,
                           report_text=result.report_text, processed_at=now))
         seats = dict(_seats(s, game_id))
-        bots = close_phase(s, game, seats, {p for p, given in orders.items() if given}, now)
+        by_bot = {r.power: r.by_bot for r in rows if r.by_bot is not None}
+        bots = close_phase(s, game, seats, {p for p, given in orders.items() if given}, by_bot,
+                           now)
         stored = s.get_one(PhaseRow, (game_id, current))
         stored.bots = bots or None
         stored.missed = sorted(p for p in game.to_order if not orders.get(p)) or None

@@ -105,15 +105,18 @@ def reopen_seat(s: Session, game: GameRow, power: str, now: datetime,
 
 
 def close_phase(s: Session, game: GameRow, seats: dict[str, Seat], sent: set[str],
-                now: datetime) -> dict[str, str]:
+                by_bot: dict[str, str], now: datetime) -> dict[str, str]:
     """The phase ``game.turn`` is being processed with orders from ``sent``: count each
     missed phase (``nmr``: every power that had to order and sent nothing, but for a
     holding absence; ``missed``: people's phases in a row), hand the seat of a person
     who missed ``takeover_after`` phases in a row to the game's takeover bot (and
     open it for a replacement). Returns the powers a bot played this phase, and
-    which bot (the phase record keeps them for the history)."""
+    which bot (the phase record keeps them for the history): those whose orders a
+    bot gave (``by_bot``, from the pending orders), and those whose bot failed (civil
+    disorder)."""
     played = {job.power: job.bot for job in s.scalars(select(BotJob).where(
-        BotJob.game_id == game.id, BotJob.turn == game.turn))}
+        BotJob.game_id == game.id, BotJob.turn == game.turn, BotJob.status == "failed"))}
+    played.update(by_bot)
     for power in game.to_order:
         seat = seats.get(power)
         if seat is None:
