@@ -7,6 +7,7 @@ both databases."""
 from __future__ import annotations
 
 import pytest
+
 from judge_fixtures import make_api
 
 pytestmark = pytest.mark.usefixtures("db_url")
