@@ -75,6 +75,7 @@ def test_a_shared_link_shows_and_only_the_owner_changes(db_url: str) -> None:
         key = api.json("POST", "/boards", owner, {"variant": "sahara"}, expect=201)["key"]
         seen = api.json("GET", f"/boards/{key}")  # no account needed to look
         assert seen["variant"] == "sahara" and not seen["yours"]
+        assert seen["powers"]["england"] == "England" and len(seen["powers"]) == 7
         assert api.call("GET", f"/boards/{key}/map.svg").headers["content-type"].startswith(
             "image/svg+xml")
         api.call("POST", f"/boards/{key}/adjudicate", friend, expect=403)

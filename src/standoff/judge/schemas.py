@@ -445,6 +445,8 @@ class BoardOut(BaseModel):
     key: str = Field(description="the board's link: /boards/KEY (anyone who has it sees it)")
     title: str
     variant: str
+    powers: dict[str, str] = Field(default_factory=dict, description="every power of the "
+                                   "variant: {id: the name players read}")
     at: int = Field(description="the step shown")
     steps: list[BoardStepOut]
     yours: bool = Field(description="you own it (only the owner changes it)")

@@ -37,9 +37,10 @@ BoardKey = Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]{1,40}$",
                                description="the board's key, from its link")]
 
 
-def _out(board: BoardRow, user_id: int | None) -> BoardOut:
+def _out(board: BoardRow, user_id: int | None, rules: Rules) -> BoardOut:
     return BoardOut(
         key=board.key, title=board.title, variant=board.variant, at=board.at,
+        powers=dict(rules.power_names),
         steps=[BoardStepOut(phase=str(state["position"]["phase"]), position=state["position"],
                             orders=orders, results=results, outcome=state.get("outcome"))
                for state, orders, results in zip(board.steps, board.orders, board.results,
@@ -84,7 +85,7 @@ def new_board(body: BoardIn, who: CallerDep, j: JudgeDep) -> BoardOut:
             rules = bundled_rules(body.variant or "")
             made = boards.make_board(s, j, who, f"{rules.title}, the start", rules.name, None,
                                      None, rules.new_state({}), now)
-        return _out(made, who.user_id)
+        return _out(made, who.user_id, j.variants.rules(made))
 
 
 @router.get("/boards/{key}", response_model=BoardOut)
@@ -92,7 +93,8 @@ def show_board(key: BoardKey, who: MaybeCaller, j: JudgeDep) -> BoardOut:
     """The board: every step, its orders and results, the step shown. Whoever has the
     link sees it."""
     with j.db.read() as s:
-        return _out(boards.get_board(s, key[:40]), who.user_id if who else None)
+        board = boards.get_board(s, key[:40])
+        return _out(board, who.user_id if who else None, j.variants.rules(board))
 
 
 def _change(j: Judge, key: str, user_id: int, act: Callable[[BoardRow, Rules], None]
@@ -100,9 +102,10 @@ def _change(j: Judge, key: str, user_id: int, act: Callable[[BoardRow, Rules], N
     """Lock the caller's own board, ``act`` on it with its rules, answer it."""
     with j.db.write() as s:
         board = boards.own_board(s, key[:40], user_id)
-        act(board, j.variants.rules(board))
+        rules = j.variants.rules(board)
+        act(board, rules)
         board.updated_at = utcnow()
-        return _out(board, user_id)
+        return _out(board, user_id, rules)
 
 
 @router.put("/boards/{key}/orders", response_model=BoardOut)

@@ -38,12 +38,15 @@ function render() {
   document.getElementById("board-adjudicate").disabled = !board.yours || !last || Boolean(s.outcome);
   document.getElementById("board-copy").hidden = board.yours || !B.signed_in;
   const units = s.position.units || {};
-  const powers = [...new Set([...Object.keys(units), ...Object.keys(s.orders || {})])].sort();
+  // every power of the variant (one with no unit left may get some), by the name players read
+  const names = board.powers || {};
+  const powers = [...new Set([...Object.keys(names), ...Object.keys(units),
+    ...Object.keys(s.orders || {})])].sort();
   const orders = document.getElementById("board-orders");
   const editable = board.yours && last;
   orders.replaceChildren();
   for (const p of powers) {
-    orders.append(el("label", {class: "board-power"}, p,
+    orders.append(el("label", {class: "board-power"}, names[p] || p,
       el("textarea", {rows: "3", "data-power": p, "data-testid": "board-orders-" + p,
         readonly: !editable}, (s.orders[p] || []).join("\n"))));
   }
@@ -51,7 +54,7 @@ function render() {
   const unitsForm = document.getElementById("board-units");
   unitsForm.replaceChildren();
   for (const p of Object.keys(units).sort()) {
-    unitsForm.append(el("label", {class: "board-power"}, p,
+    unitsForm.append(el("label", {class: "board-power"}, names[p] || p,
       el("textarea", {rows: "3", "data-power": p, "data-testid": "board-units-" + p,
         readonly: !editable}, units[p].join("\n"))));
   }
@@ -131,7 +134,8 @@ function renderPick() {
   } else if (!pick.key) {
     hint.textContent = "Click any unit, of any power, to order it; then Adjudicate.";
   } else {
-    hint.textContent = `${pick.power} ${pick.key}: ` + StandoffLogic.hint(pick.key, pick.kind, pick.state);
+    hint.textContent = `${(board.powers || {})[pick.power] || pick.power} ${pick.key}: ` +
+      StandoffLogic.hint(pick.key, pick.kind, pick.state);
     for (const kind of StandoffLogic.kindsOf(legal[pick.power][pick.key])) {
       menu.append(el("button", {type: "button", class: "small" + (kind === pick.kind ? " on" : " secondary"),
         "data-testid": "board-kind-" + kind, onclick: () => {
