@@ -82,7 +82,11 @@ def submit_orders(game_id: GameId, body: OrdersIn, who: CallerDep, j: JudgeDep) 
             s.add(PendingOrdersRow(game_id=game_id, turn=turn, power=power, orders=canonical,
                                 submitted_at=utcnow(), by_bot=None))
         else:
-            row.orders, row.submitted_at, row.by_bot = canonical, utcnow(), None
+            # orders added to a bot's (merge) leave the bot's others standing: the phase
+            # still says a bot played (the history discloses it); replaced, they are the
+            # person's alone
+            row.orders, row.submitted_at = canonical, utcnow()
+            row.by_bot = row.by_bot if body.merge else None
         # a person who sends orders is back: a bot standing in after a takeover stops
         person_returns(s.get_one(Seat, (game_id, power)))
     return OrdersOut(power=power, phase=phase, orders=canonical)

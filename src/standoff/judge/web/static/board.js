@@ -86,11 +86,14 @@ async function change(method, rest, body) {
 function resetPick() { Object.assign(pick, {power: null, key: null, kind: null, candidates: [], step: 0, state: {none: true}}); }
 
 /* a click on the map: the next target of the order being given, else a unit */
-async function onMap(loc) {
+async function onMap(loc, under = [loc]) {
   if (!board || !board.yours || shown !== board.steps.length - 1) return;
   if (pick.kind && pick.state.click) {
-    const left = StandoffLogic.narrow(pick.candidates, pick.step, loc);
-    if (left.length) { pick.candidates = left; pick.step += 1; advance(); return; }
+    // a unit drawn large may cover the small space the order wants: try what is beneath
+    for (const at of under) {
+      const left = StandoffLogic.narrow(pick.candidates, pick.step, at);
+      if (left.length) { pick.candidates = left; pick.step += 1; advance(); return; }
+    }
   }
   const unit = [...bmap.svg.querySelectorAll("[data-unit]")].find(
     (u) => StandoffLogic.province(u.dataset.location) === StandoffLogic.province(loc));
@@ -173,7 +176,7 @@ async function goTo(n) {
 }
 
 document.addEventListener("DOMContentLoaded", () => {
-  bmap = new MapView(document.getElementById("map"), (loc) => onMap(loc));
+  bmap = new MapView(document.getElementById("map"), (loc, under) => onMap(loc, under));
   document.getElementById("zoom-in").addEventListener("click", () => bmap.zoomAt(1 / 1.5));
   document.getElementById("zoom-out").addEventListener("click", () => bmap.zoomAt(1.5));
   document.getElementById("zoom-reset").addEventListener("click", () => bmap.reset());

@@ -266,8 +266,8 @@ async function toggleReady() {
 }
 
 document.addEventListener("DOMContentLoaded", () => {
-  map = new MapView(document.getElementById("map"), (loc) => {
-    if (pad && showing === "now") pad.pick(loc);
+  map = new MapView(document.getElementById("map"), (loc, under) => {
+    if (pad && showing === "now") pad.pick(loc, under);
   });
   document.getElementById("zoom-in").addEventListener("click", () => map.zoomAt(1 / 1.5));
   document.getElementById("zoom-out").addEventListener("click", () => map.zoomAt(1.5));

@@ -4,6 +4,9 @@
    A drag that moved more than a few pixels is not a click. */
 "use strict";
 
+/* the smallest a unit is drawn, and tapped, on screen (CSS pixels across) */
+const MIN_UNIT_PX = 18;
+
 class MapView {
   constructor(box, onPick) {
     this.box = box;
@@ -27,12 +30,13 @@ class MapView {
     box.addEventListener("pointerup", up);
     box.addEventListener("pointercancel", up);
     box.addEventListener("pointerleave", up);
+    window.addEventListener("resize", () => this.sizeUnits());
     box.addEventListener("click", (ev) => {
       if (this.moved > 6) return;
-      const unit = ev.target.closest("[data-unit]");
-      const space = ev.target.closest("[data-space]");
-      const loc = unit ? unit.dataset.location : space ? space.dataset.space : null;
-      if (loc && this.onPick) this.onPick(loc.toUpperCase());
+      if (this.onPick) {
+        const locs = this.locationsAt(ev);
+        if (locs.length) this.onPick(locs[0], locs);
+      }
     });
   }
 
@@ -50,7 +54,43 @@ class MapView {
     this.apply();
   }
 
-  apply() { this.svg.setAttribute("viewBox", this.view.join(" ")); }
+  /* every location under a click, the one drawn on top first: a unit (drawn at least
+     MIN_UNIT_PX across, it may cover a small neighbour) and then the spaces beneath
+     it, so a page can take the space when the unit is not what the order wants */
+  locationsAt(ev) {
+    const found = [];
+    const add = (loc) => { if (loc && !found.includes(loc.toUpperCase())) found.push(loc.toUpperCase()); };
+    const unit = ev.target.closest("[data-unit]");
+    const space = ev.target.closest("[data-space]");
+    add(unit ? unit.dataset.location : space ? space.dataset.space : null);
+    for (const el of document.elementsFromPoint(ev.clientX, ev.clientY)) {
+      if (!this.box.contains(el)) continue;
+      const s = el.closest("[data-space]");
+      if (s) add(s.dataset.space);
+    }
+    return found;
+  }
+
+  apply() {
+    this.svg.setAttribute("viewBox", this.view.join(" "));
+    this.sizeUnits();
+  }
+
+  /* Issue 29: a unit (and its tap target) is never smaller on screen than
+     MIN_UNIT_PX across, whatever its province and the zoom (390 px phones show a
+     whole map where units would be a few pixels): each unit is scaled about its
+     centre, from the renderer's data-x, data-y and data-r, as the view changes. */
+  sizeUnits() {
+    if (!this.svg) return;
+    const s = this.scale();  // map units per pixel
+    if (!Number.isFinite(s) || s <= 0) return;
+    for (const g of this.svg.querySelectorAll("g.unit[data-r]")) {
+      const r = Number(g.dataset.r), x = Number(g.dataset.x), y = Number(g.dataset.y);
+      const k = r > 0 ? Math.max(1, (MIN_UNIT_PX / 2) * s / r) : 1;
+      if (k > 1) g.setAttribute("transform", `translate(${x} ${y}) scale(${k}) translate(${-x} ${-y})`);
+      else g.removeAttribute("transform");
+    }
+  }
 
   /* client pixels to map units, the SVG keeping its aspect ratio (meet) */
   scale() {

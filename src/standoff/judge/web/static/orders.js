@@ -36,13 +36,21 @@ class OrderPad {
     this.render();
   }
 
-  /* a click on the map: the next target of the order being given, else a unit */
-  pick(loc) {
+  /* a click on the map: the next target of the order being given, else a unit;
+     ``under`` lists every location under the click, top first (a unit drawn large
+     may cover the small space the order wants: the space beneath is taken then) */
+  pick(loc, under = [loc]) {
     if (this.kind && this.state.click) {
-      const left = StandoffLogic.narrow(this.candidates, this.step, loc);
-      if (left.length) { this.candidates = left; this.step += 1; this.advance(); return; }
+      for (const at of under) {
+        const left = StandoffLogic.narrow(this.candidates, this.step, at);
+        if (left.length) { this.candidates = left; this.step += 1; this.advance(); return; }
+      }
     }
-    const keys = StandoffLogic.keysAt(this.table, loc);
+    let keys = [];
+    for (const at of under) {
+      keys = StandoffLogic.keysAt(this.table, at);
+      if (keys.length) break;
+    }
     this.reset();
     if (keys.length) this.key = keys[0];
     this.render();

@@ -81,7 +81,10 @@ class OrderOverlay {
       g.addEventListener("click", (ev) => { ev.stopPropagation(); this.onRemove(order); });
       layer.append(g);
     }
-    svg.append(layer);
+    // under the units: a unit (drawn at least MIN_UNIT_PX across) stays the thing a
+    // click on it picks, and an order's arrow is still clicked along its length
+    const units = svg.querySelector("#units");
+    if (units) units.before(layer); else svg.append(layer);
   }
 
   shape(g, s, r) {
