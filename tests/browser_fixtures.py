@@ -412,9 +412,17 @@ def all_ready(pages: list[Page]) -> None:
 
 def open_game(page: Page, game_id: int, phase: str) -> None:
     """(Re)load the game page and wait until its scripts have shown ``phase`` and the map."""
+    from playwright.sync_api import Error as PlaywrightError
     from playwright.sync_api import expect
 
-    page.goto(f"/games/{game_id}")
+    try:
+        page.goto(f"/games/{game_id}")
+    except PlaywrightError as exc:
+        # the page reloaded itself at that moment (a forming game's page does when the
+        # game starts): it is on the same address, load it once more
+        if "interrupted by another navigation" not in str(exc):
+            raise
+        page.goto(f"/games/{game_id}")
     expect(page.get_by_test_id("game-phase")).to_have_text(phase)
     page.get_by_test_id("map").locator("svg").wait_for()
     if page.get_by_test_id("orders-panel").count():  # a player's: their orders are loaded
