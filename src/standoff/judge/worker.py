@@ -17,6 +17,7 @@ import hashlib
 import logging
 import threading
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
@@ -27,6 +28,7 @@ from .context import Judge
 from .errors import ApiError
 from .models import GameRow
 from .processing import process_phase
+from .rules import Rules
 from .variants import VariantUnavailable
 
 log = logging.getLogger("standoff.judge")
@@ -107,19 +109,20 @@ class BotWorker:
 
     def work_one(self, runner: BotRunner) -> bool:
         """Take the next jobs (one game's phase) and see them through; False when
-        there were none."""
+        there were none. The game is read once for all of them (they share it)."""
         j = self.judge
         jobs = bot_jobs.claim(j)
         if not jobs:
             return False
+        game = self._game(jobs[0])
         outcomes = []
         for job in jobs:
             started = time.monotonic()
             orders: list[str] | None = None
             error = bot_jobs.given_up(job)
-            if error is None:
+            if error is None and game is not None:
                 try:
-                    orders = self._orders(job, runner)
+                    orders = self._orders(job, game, runner)
                 except BotFailed as exc:
                     error = str(exc)
             outcomes.append(bot_jobs.Outcome(job, orders, error, time.monotonic() - started))
@@ -132,24 +135,42 @@ class BotWorker:
             j.wake()
         return True
 
-    def _orders(self, job: bot_jobs.Claimed, runner: BotRunner) -> list[str] | None:
-        """The bot's checked, canonical orders; None when the game moved on (the job
-        finishes as stale); :class:`BotFailed` when the bot gave none usable."""
+    def _game(self, job: bot_jobs.Claimed) -> _Game | None:
+        """What the jobs' bots are asked about: the game's variant, state and rules;
+        None when the game moved on (the jobs finish as stale)."""
         j = self.judge
         with j.db.read() as s:
             game = s.get(GameRow, job.game_id)
             if game is None or game.status != "active" or game.turn != job.turn:
                 return None
-            state = game.state
-            request = BotRequest(variant=game.variant, text=game.variant_file,
-                                 sha256=game.variant_sha256, state=state, power=job.power,
-                                 bot=job.bot, seed=bot_seed(job.game_id, job.turn, job.power))
             try:
-                rules = j.variants.rules(game)
+                rules: Rules | VariantUnavailable = j.variants.rules(game)
             except VariantUnavailable as exc:
-                raise BotFailed(str(exc)) from exc
+                rules = exc
+            return _Game(game.variant, game.variant_file, game.variant_sha256, game.state,
+                         rules)
+
+    def _orders(self, job: bot_jobs.Claimed, game: _Game, runner: BotRunner) -> list[str]:
+        """The bot's checked, canonical orders; :class:`BotFailed` when the bot gave
+        none usable."""
+        if isinstance(game.rules, VariantUnavailable):
+            raise BotFailed(str(game.rules))
+        request = BotRequest(variant=game.variant, text=game.text, sha256=game.sha256,
+                             state=game.state, power=job.power, bot=job.bot,
+                             seed=bot_seed(job.game_id, job.turn, job.power))
         given = runner.orders(request)
         try:
-            return rules.check_orders(state, job.power, given)
+            return game.rules.check_orders(game.state, job.power, given)
         except ApiError as exc:
             raise BotFailed(f"the bot gave an order the rules refuse: {exc.detail}") from exc
+
+
+@dataclass(frozen=True, slots=True)
+class _Game:
+    """The game a batch of jobs is about, read once."""
+
+    variant: str
+    text: str | None
+    sha256: str | None
+    state: dict[str, Any]
+    rules: Rules | VariantUnavailable
