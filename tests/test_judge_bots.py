@@ -195,7 +195,8 @@ def test_a_worker_killed_mid_job_loses_no_seat_and_gives_orders_once(
     api = server.client()
     me = api.signup()
     gid = alone_with_bots(api, me)["id"]
-    doomed = _worker(db_url, STANDOFF_TEST_BOT_DELAY="30", STANDOFF_BOT_SECONDS="1")
+    doomed = _worker(db_url, STANDOFF_TEST_BOT_DELAY="30", STANDOFF_BOT_SECONDS="1",
+                     STANDOFF_BOT_PREPARE_SECONDS="10")
     db = Database(settings_for(db_url))
     try:
         end = time.monotonic() + 30
@@ -209,7 +210,8 @@ def test_a_worker_killed_mid_job_loses_no_seat_and_gives_orders_once(
         assert running, "the worker never took a job"
         os.killpg(doomed.pid, signal.SIGKILL)
         doomed.wait(10)
-        rescuers = [_worker(db_url, STANDOFF_BOT_SECONDS="1") for _ in range(2)]
+        rescuers = [_worker(db_url, STANDOFF_BOT_SECONDS="1",
+                            STANDOFF_BOT_PREPARE_SECONDS="10") for _ in range(2)]
         try:
             game = wait_for(api, gid, me, bots_ready("england"), timeout=60,
                             what="every bot seat given orders")
@@ -230,3 +232,46 @@ def test_a_worker_killed_mid_job_loses_no_seat_and_gives_orders_once(
                    game["powers"].items() if power != "england")
     finally:
         db.dispose()
+
+
+def test_a_busy_worker_keeps_its_jobs_and_a_stalled_one_loses_them(db_url: str) -> None:
+    """Issue 28: a worker renews its claim before each job of a game's batch (thirteen
+    bots of two seconds each outlast one lease), so nobody takes jobs it is working
+    on; a worker that stalled past its lease finds its jobs taken, asks no more bots
+    for them, and stores nothing for them."""
+    from datetime import timedelta
+
+    from standoff.judge import bot_jobs
+    from standoff.judge.context import Judge
+    from standoff.judge.db import Database, utcnow
+
+    with make_api(db_url, bot_workers=0) as api:
+        me = api.signup()
+        gid = alone_with_bots(api, me)["id"]
+        settings = settings_for(db_url)
+        judge = Judge(settings=settings, db=Database(settings))
+        try:
+            lease = timedelta(seconds=bot_jobs.lease_seconds(judge))
+            t0 = utcnow()
+            mine = bot_jobs.claim(judge, now=t0)
+            assert sorted(job.power for job in mine) == sorted(
+                p for p in bots_of(api, gid, me) if p != "england")
+            assert bot_jobs.claim(judge, now=t0 + lease * 0.9) == []
+            later = t0 + lease * 0.9
+            assert bot_jobs.renew(judge, mine, now=later) == {job.id for job in mine}
+            assert bot_jobs.claim(judge, now=t0 + lease * 1.5) == []  # renewed: still mine
+            theirs = bot_jobs.claim(judge, now=later + lease * 1.1)
+            assert {job.id for job in theirs} == {job.id for job in mine}
+            assert all(job.attempts == 2 for job in theirs)
+            assert bot_jobs.renew(judge, mine, now=later + lease * 1.2) == set()
+            stale = [bot_jobs.Outcome(job, ["A PAR H"], None, 0.1) for job in mine]
+            assert not bot_jobs.finish(judge, stale)
+            game = api.json("GET", f"/games/{gid}", me)
+            assert not any(p["submitted"] for p in game["powers"].values())
+        finally:
+            judge.db.dispose()
+
+
+def bots_of(api: Api, gid: int, token: str) -> list[str]:
+    game = api.json("GET", f"/games/{gid}", token)
+    return [p for p, seat in game["powers"].items() if seat["bot"]]

@@ -49,9 +49,9 @@ log = logging.getLogger("standoff.judge")
 
 #: a job is given up (civil disorder) after this many claims whose workers died
 MAX_ATTEMPTS = 3
-#: a claim's lease: twice the bot's own time limit (reading the game and checking its
-#: orders take far less than the bot) and a few seconds more; a job whose worker died
-#: is taken again once it runs out
+#: a claim's lease is renewed before each job of a batch for the time one job may
+#: take (:func:`lease_seconds`) and these few seconds more; a job whose worker died is
+#: taken again once it runs out
 LEASE_GRACE_SECONDS = 5.0
 #: finished jobs are kept this long (the master sees recent failures), then purged
 KEEP_FINISHED = timedelta(days=30)
@@ -70,12 +70,21 @@ class Claimed:
     attempts: int
 
 
+def lease_seconds(j: Judge) -> float:
+    """How long one job may hold its claim: its bot's process preparing, the bot
+    thinking twice over (reading the game and checking the orders take far less than
+    the bot), and a few seconds more."""
+    cfg = j.settings
+    return cfg.bot_prepare_seconds + 2 * cfg.bot_seconds + LEASE_GRACE_SECONDS
+
+
 def claim(j: Judge, now: datetime | None = None) -> list[Claimed]:
     """Take the next jobs: those of the game and phase of the oldest job that may be
     taken (a game's bots are asked together, so its phase is stored and processed
-    once, not once per bot), or none."""
+    once, not once per bot), or none. Their lease covers the first job; the worker
+    renews it (:func:`renew`) before each other."""
     now = now or utcnow()
-    lease = timedelta(seconds=2 * j.settings.bot_seconds + LEASE_GRACE_SECONDS)
+    lease = timedelta(seconds=lease_seconds(j))
     takeable = or_(BotJob.status == "queued",
                    (BotJob.status == "running") & (BotJob.lease_until < now))
     with j.db.write() as s:
@@ -93,6 +102,25 @@ def claim(j: Judge, now: datetime | None = None) -> list[Claimed]:
             claimed.append(Claimed(job.id, job.claim, job.game_id, job.turn, job.power,
                                    job.bot, job.attempts))
         return sorted(claimed, key=lambda c: c.id)
+
+
+def renew(j: Judge, jobs: list[Claimed], now: datetime | None = None) -> set[int]:
+    """Extend the lease of jobs this worker still holds by one job's time (a batch of
+    thirteen bots may take far longer than one lease, and must not be taken from a
+    worker that is busy on it); the ids of those still held (the others were taken
+    again after this worker stalled, and are not worth asking)."""
+    now = now or utcnow()
+    until = now + timedelta(seconds=lease_seconds(j))
+    claims = {job.id: job.claim for job in jobs}
+    held: set[int] = set()
+    with j.db.write() as s:
+        rows = s.scalars(select(BotJob).where(BotJob.id.in_(claims))
+                         .with_for_update()).all()
+        for row in rows:
+            if row.status == "running" and row.claim == claims[row.id]:
+                row.lease_until = until
+                held.add(row.id)
+    return held
 
 
 def given_up(job: Claimed) -> str | None:

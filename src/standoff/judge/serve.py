@@ -146,7 +146,7 @@ def run_worker(settings: Settings) -> None:
     try:
         stop.wait()
     finally:
-        workers.stop(settings.bot_seconds + 5)
+        workers.stop(settings.bot_prepare_seconds + settings.bot_seconds + 5)
         if mailer is not None:
             mailer.stop()
         db.dispose()

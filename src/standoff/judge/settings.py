@@ -142,6 +142,9 @@ class Settings:
     #: killed beyond them and the seat is in civil disorder for the phase)
     bot_seconds: float = 10.0
     bot_memory_mib: int = 2048
+    #: a bot's process may take this long to start and build the game's variant before
+    #: its bot is timed (a designer's variant passed a check of ``upload_check_seconds``)
+    bot_prepare_seconds: float = 30.0
     #: a game's event stream (GET .../events) looks at its game this often (seconds);
     #: each process serves at most ``event_streams_max`` streams, at most
     #: ``event_streams_per_account`` to one account (429 after)
@@ -165,9 +168,11 @@ class Settings:
             raise ValueError("STANDOFF_LOG_FORMAT must be text or json")
         if self.metrics_address:
             parse_address(self.metrics_address)
-        if self.bot_workers < 0 or self.bot_seconds <= 0 or self.bot_memory_mib < 256:
+        if (self.bot_workers < 0 or self.bot_seconds <= 0 or self.bot_prepare_seconds <= 0
+                or self.bot_memory_mib < 256):
             raise ValueError("STANDOFF_BOT_WORKERS must be at least 0, STANDOFF_BOT_SECONDS "
-                             "positive and STANDOFF_BOT_MEMORY_MIB at least 256")
+                             "and STANDOFF_BOT_PREPARE_SECONDS positive and "
+                             "STANDOFF_BOT_MEMORY_MIB at least 256")
 
     @property
     def mail_enabled(self) -> bool:

@@ -3,9 +3,10 @@
 ``standoff serve`` runs ``bot_workers`` of them (default 1) beside its scheduler;
 ``standoff worker`` runs them alone, on this machine or another sharing the
 PostgreSQL database, so a judge with many bot games scales by adding workers.
-Each worker loops: claim a job (``bot_jobs.claim``), read the game, ask the bot in
-its own bounded child process (``bot_runner``), check the orders with the rules
-(a bot's illegal order fails its job like any other failure), and finish the job
+Each worker loops: claim a game's jobs for a phase (``bot_jobs.claim``), read the
+game, ask each bot in its own bounded child process (``bot_runner``), renewing
+the jobs' lease before each (``bot_jobs.renew``), check the orders with the rules
+(a bot's illegal order fails its job like any other failure), and finish the jobs
 (``bot_jobs.finish``); when that made the phase due, process it at once. Between
 jobs it waits for a wake-up (a phase opened in this process) or the poll
 interval (a phase opened elsewhere).
@@ -83,8 +84,9 @@ class BotWorker:
         self._threads = []
 
     def _run(self) -> None:
-        runner = BotRunner(seconds=self.judge.settings.bot_seconds,
-                           memory_mib=self.judge.settings.bot_memory_mib)
+        cfg = self.judge.settings
+        runner = BotRunner(seconds=cfg.bot_seconds, memory_mib=cfg.bot_memory_mib,
+                           prepare_seconds=cfg.bot_prepare_seconds)
         try:
             while not self._stop.is_set():
                 try:
@@ -116,7 +118,10 @@ class BotWorker:
             return False
         game = self._game(jobs[0])
         outcomes = []
-        for job in jobs:
+        for n, job in enumerate(jobs):
+            # the whole batch is renewed: the jobs done are stored only at the end
+            if n and game is not None and job.id not in bot_jobs.renew(j, jobs):
+                continue  # this worker stalled and another took the job
             started = time.monotonic()
             orders: list[str] | None = None
             error = bot_jobs.given_up(job)
