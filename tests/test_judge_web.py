@@ -158,3 +158,24 @@ def test_the_game_page_renders_for_every_variant(app: Any) -> None:
             assert answer.status_code == 200, (variant, path)
             assert game["variant"] in answer.text
         assert 'data-testid="join-panel"' in master.get(f"/games/{game['id']}").text
+
+
+def test_every_rule_options_datc_link_lands_on_its_section() -> None:
+    """Issue 29 section 3: each rule option on the create form links to its DATC
+    rule; the anchor must be a section of the DATC's public text (the copy in
+    tests/data/datc is the page the links point to, byte for byte)."""
+    import re
+
+    from standoff.judge.rules import rule_options
+    from standoff.judge.web.pages import DATC_URL, _datc_link
+
+    text = (Path(__file__).parent / "data" / "datc" / "DATC_v3_0.html").read_text(
+        encoding="utf-8", errors="replace")
+    sections = set(re.findall(r'<a name="([0-9][0-9A-Z.]*)"', text))
+    assert {"4.A.1", "6.E.4"} <= sections
+    linked = {name: _datc_link(issue) for name, _, issue, _ in rule_options()}
+    assert linked["adjacent_convoy"] == f"{DATC_URL}#4.A.3"
+    assert linked["optional_seasons"] is None  # City/Country .62: no DATC section
+    for name, link in linked.items():
+        if link is not None:
+            assert link.removeprefix(f"{DATC_URL}#") in sections, name
