@@ -117,6 +117,32 @@ def test_all_units_ordered_and_ready_warns_first(new_context: NewContext, web_ap
     expect(toggle).to_have_attribute("aria-pressed", "true")
 
 
+def test_a_move_to_an_empty_space_ends_where_a_unit_there_would_stand(
+        new_context: NewContext, web_api: Api) -> None:
+    """§1: an arrow to an empty space ends at the space's unit spot (the renderer's
+    data-x/-y), one unit's radius short of it, not at the space's name label (it
+    used to: the page had only the label's position)."""
+    seats = seated_game(web_api, "standard")
+    page = player_page(new_context, seats.names["france"])
+    _open(page, seats.table.id)
+    order_by_text(page, "A PAR - BUR", "F BRE - MAO")
+    for order, target in (("A PAR - BUR", "bur"), ("F BRE - MAO", "mao")):
+        found = page.evaluate("""([order, target]) => {
+            const svg = document.querySelector('[data-testid="map"] svg');
+            const paths = [...svg.querySelectorAll(`[data-pending="${order}"] path`)];
+            const d = paths[paths.length - 1].getAttribute("d").split(/[ ML]+/).filter(Boolean);
+            const space = svg.querySelector(`[data-space="${target}"]`).dataset;
+            const label = svg.querySelector(`[data-name="${target}"]`);
+            const r = Number(svg.querySelector("[data-unit]").dataset.r);
+            return {end: [Number(d[2]), Number(d[3])], spot: [Number(space.x), Number(space.y)],
+                    label: [Number(label.getAttribute("x")), Number(label.getAttribute("y"))], r};
+        }""", [order, target])
+        (ex, ey), (sx, sy), (lx, ly) = found["end"], found["spot"], found["label"]
+        to_spot = ((ex - sx) ** 2 + (ey - sy) ** 2) ** 0.5
+        assert abs(to_spot - found["r"]) < 0.5, (order, found)
+        assert (sx, sy) != (lx, ly), found  # the spot is not the label's place
+
+
 def test_a_phase_with_nothing_to_do_says_so(new_context: NewContext, web_api: Api) -> None:
     """§3: in a retreat phase without a dislodged unit the panel says there is nothing
     to do, not "click one of your units"."""

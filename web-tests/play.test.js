@@ -90,3 +90,13 @@ test("each kind of order has its shape, from the unit to its targets (§1)", () 
   assert.deepEqual(P.shapes(null, at), []);
   assert.deepEqual(P.shorten([0, 0], [10, 0], 2), [8, 0]);
 });
+
+test("an order to an empty space ends where its unit would stand, a coast's own spot first (§1)", () => {
+  const stp = {x: "410.5", y: "88", coasts: "stp/nc 400,60 stp/sc 420.25,110"};
+  assert.deepEqual(P.spaceSpot(stp, "stp/sc"), [420.25, 110]);
+  assert.deepEqual(P.spaceSpot(stp, "stp/nc"), [400, 60]);
+  assert.deepEqual(P.spaceSpot(stp, "stp"), [410.5, 88]);
+  assert.deepEqual(P.spaceSpot({x: "5", y: "7"}, "bur"), [5, 7]);
+  assert.equal(P.spaceSpot({}, "bur"), null);
+  assert.equal(P.spaceSpot({x: "five", y: "7"}, "bur"), null);
+});

@@ -264,7 +264,8 @@ class _Drawing:
                 if owner is None and controllers and occupant.get(sid) in self.v.powers:
                     owner = occupant[sid]
                 fill = land_tint(self.colours[owner]) if owner in self.colours else LAND
-            attrs = {"data-space": sid, "data-terrain": terrain.value, "fill": fill}
+            attrs = {"data-space": sid, "data-terrain": terrain.value, "fill": fill,
+                     **self._spot_attrs(sid)}
             if shape.disc:
                 discs.append((shape, attrs))
                 continue
@@ -288,6 +289,18 @@ class _Drawing:
             ET.SubElement(self.root, "circle", {
                 **attrs, "cx": _fmt(shape.unit[0]), "cy": _fmt(shape.unit[1]),
                 "r": _fmt(shape.disc), "stroke": INK, "stroke-width": _fmt(self.u / 8)})
+
+    def _spot_attrs(self, sid: str) -> dict[str, str]:
+        """Where a unit of the space would stand (``data-x``/``data-y``) and each coast's
+        spot (``data-coasts``: "stp/nc 120,40 stp/sc 131,58"), so a page drawing an
+        order to an empty space ends it there, not on the space's name."""
+        x, y = self.layout.spaces[sid].unit
+        attrs = {"data-x": _fmt(x), "data-y": _fmt(y)}
+        coasts = [f"{loc} {_fmt(cx)},{_fmt(cy)}" for loc, (cx, cy)
+                  in sorted(self.layout.coasts.items()) if loc.split("/")[0] == sid]
+        if coasts:
+            attrs["data-coasts"] = " ".join(coasts)
+        return attrs
 
     def connectors(self) -> None:
         g = ET.SubElement(self.root, "g", {"id": "connectors", "fill": "none"})

@@ -2,8 +2,9 @@
    §1): arrows for moves and retreats, dashed lines for supports, dotted ones for
    convoys, a ring for a hold, a plus for a build, a cross for a removal, a "P"
    for a canal permit; and a dashed ring on each unit still without an order.
-   Positions come from the renderer's own SVG: a unit's data-x/-y, else the
-   space's name (data-name), else the middle of the space's shape. A click on a
+   Positions come from the renderer's own SVG: a unit's data-x/-y, else where a
+   unit of the space (or coast) would stand (the space's data-x/-y, data-coasts),
+   else the space's name (data-name), else the middle of the space's shape. A click on a
    drawn order calls ``onRemove(order)``. Drawn in the page only: the server
    never draws pending orders. The shapes are StandoffPlay.shapes (play.js). */
 "use strict";
@@ -25,11 +26,11 @@ class OrderOverlay {
         (u) => String(u.dataset.location).toLowerCase() === key && u.dataset.dislodged !== "1");
       if (unit && unit.dataset.x) return [Number(unit.dataset.x), Number(unit.dataset.y)];
     }
-    for (const key of [low, base]) {
-      const name = svg.querySelector(`[data-name="${CSS.escape(key)}"]`);
-      if (name && name.getAttribute("x")) return [Number(name.getAttribute("x")), Number(name.getAttribute("y"))];
-    }
     const space = svg.querySelector(`[data-space="${CSS.escape(base)}"]`);
+    const spot = space && StandoffPlay.spaceSpot(space.dataset, low);
+    if (spot) return spot;
+    const name = svg.querySelector(`[data-name="${CSS.escape(base)}"]`);
+    if (name && name.getAttribute("x")) return [Number(name.getAttribute("x")), Number(name.getAttribute("y"))];
     if (space && space.getBBox) {
       const b = space.getBBox();
       return [b.x + b.width / 2, b.y + b.height / 2];

@@ -141,7 +141,24 @@ const StandoffPlay = (() => {
     return [b[0] - dx / len * gap, b[1] - dy / len * gap];
   }
 
-  return {kindsIn, unordered, prompt, localTime, deadlineLine, tabTitle, needsCount, shapes, shorten};
+  /* Where a unit at ``loc`` ("stp/sc", "par") would stand, from its space's data
+     attributes (the renderer's data-x, data-y and data-coasts); null when the map
+     does not say. */
+  function spaceSpot(data, loc) {
+    const coasts = String(data.coasts || "").split(" ");
+    for (let i = 0; i + 1 < coasts.length; i += 2) {
+      if (coasts[i] === loc) {
+        const [x, y] = coasts[i + 1].split(",").map(Number);
+        if (Number.isFinite(x) && Number.isFinite(y)) return [x, y];
+      }
+    }
+    if (data.x === undefined || data.y === undefined) return null;
+    const x = Number(data.x), y = Number(data.y);
+    return Number.isFinite(x) && Number.isFinite(y) ? [x, y] : null;
+  }
+
+  return {kindsIn, unordered, prompt, localTime, deadlineLine, tabTitle, needsCount, shapes,
+    shorten, spaceSpot};
 })();
 
 if (typeof module !== "undefined" && module.exports) module.exports = StandoffPlay;
