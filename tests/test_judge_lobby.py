@@ -157,3 +157,19 @@ def test_my_games_say_what_needs_me(db_url: str) -> None:
         phases = api.json("GET", f"/games/{table.id}/phases", france)
         assert "france" not in phases[0]["missed"] and "italy" in phases[0]["missed"]
         assert phases[0]["missed"] == sorted(phases[0]["missed"])
+        # the master playing no power reads the public message only; the counts of
+        # several games are each their own, and agree with the game's conversations
+        assert listed(table.master)["unread"] == 1
+        other = api.full_game()
+        api.json("POST", f"/games/{other.id}/messages", other.players["italy"],
+                 {"to": ["france"], "body": "Elsewhere"}, expect=201)
+        for token, game_id in ((other.players["france"], other.id), (france, table.id)):
+            talks = api.json("GET", f"/games/{game_id}/conversations", token)
+            mine = next(g for g in api.json("GET", "/games", token) if g["id"] == game_id)
+            assert mine["unread"] == sum(c["unread"] for c in talks) > 0
+        private = next(c["conversation"] for c in api.json(
+            "GET", f"/games/{table.id}/conversations", france) if c["conversation"] != "all")
+        api.json("POST", f"/games/{table.id}/messages/read", france, {"conversation": private})
+        assert listed(france)["unread"] == 1
+        api.json("POST", f"/games/{table.id}/messages/read", france, {})
+        assert listed(france)["unread"] == 0

@@ -9,7 +9,7 @@ The master playing no power reads public press and their own notices.
 
 from __future__ import annotations
 
-from sqlalchemy import ColumnElement, select
+from sqlalchemy import ColumnElement, func, or_, select
 from sqlalchemy.orm import Session
 
 from .auth import Caller
@@ -40,15 +40,29 @@ def is_mine(sender_power: str | None, sender_id: int, who: Caller, power: str | 
         sender_power is None and sender_id == who.user_id)
 
 
-def unread_count(s: Session, game_id: int, who: Caller, power: str | None) -> int:
-    """How many messages of the game the caller may read and has not (their read
-    marker per conversation; their own side's messages are never unread)."""
-    reads = {c: n for c, n in s.execute(select(MessageRead.conversation,
-                                               MessageRead.last_read_id)
-                                        .where(MessageRead.game_id == game_id,
-                                               MessageRead.user_id == who.user_id))}
-    rows = s.execute(select(Message.number, Message.conversation, Message.sender_power,
-                            Message.sender_id).where(visible_press(game_id, who, power)))
-    return sum(1 for number, key, sender_power, sender_id in rows
-               if not is_mine(sender_power, sender_id, who, power)
-               and number > reads.get(key, 0))
+def _not_sent_by(who: Caller, power: str | None) -> ColumnElement[bool]:
+    """The negation of :func:`_sent_by` that keeps messages with no sender power (SQL's
+    NULL would drop them from a plain ``!=``)."""
+    if power is not None:
+        return Message.sender_power.is_distinct_from(power)
+    return Message.sender_power.is_not(None) | (Message.sender_id != who.user_id)
+
+
+def unread_counts(s: Session, who: Caller, played: dict[int, str | None]) -> dict[int, int]:
+    """For each game (its id -> the power the caller plays there, or None: its master
+    playing none), how many messages the caller may read and has not (their read
+    marker per conversation; their own side's messages are never unread). One
+    counting query for them all: the lobby asks it for every running game it lists."""
+    if not played:
+        return {}
+    unread = or_(*(visible_press(gid, who, power) & _not_sent_by(who, power)
+                   for gid, power in played.items()))
+    marker = (MessageRead.game_id == Message.game_id) & (
+        MessageRead.conversation == Message.conversation) & (
+        MessageRead.user_id == who.user_id)
+    rows = s.execute(select(Message.game_id, func.count()).outerjoin(MessageRead, marker)
+                     .where(unread, Message.number > func.coalesce(MessageRead.last_read_id, 0))
+                     .group_by(Message.game_id))
+    counts = {gid: 0 for gid in played}
+    counts.update({int(gid): int(n) for gid, n in rows})
+    return counts

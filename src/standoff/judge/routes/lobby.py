@@ -26,7 +26,7 @@ from ..auth import MaybeCaller
 from ..context import JudgeDep
 from ..errors import ERROR_RESPONSES
 from ..models import GameRow, PendingOrdersRow, Seat
-from ..press_access import unread_count
+from ..press_access import unread_counts
 from ..schemas import GameSummaryOut
 
 router = APIRouter(prefix="/api/v1", tags=["games"], responses=ERROR_RESPONSES)
@@ -100,7 +100,7 @@ def list_games(request: Request, response: Response, who: MaybeCaller, j: JudgeD
                 if played is not None and played in (r.to_order or []) \
                         and (r.id, played) not in sent:
                     needs.add(r.id)
-                unread[r.id] = unread_count(s, r.id, who, played)
+            unread = unread_counts(s, who, {r.id: mine.get(r.id) for r in running})
     if more:
         # a relative reference: right whatever host and scheme a proxy put in front
         params = urlencode({**request.query_params, "before": str(ids[-1])})
