@@ -1,12 +1,14 @@
 """The planning board (issue 29 §4) in Chromium, on a desk and at 390 px: from a
 variant's start (the lobby) and from a game's phase (the game page's "Plan from
 here"); a unit of any power ordered by clicks, orders typed for another power, units
-placed, adjudicated by the engine, a step back and forward, the share link; nothing
-reaches the game. Screenshots of a board for Standard and every bundled variant."""
+placed, adjudicated by the engine, a step back and forward, the share link; in a
+Winter, builds (army, fleet, coast), removals and a waive by clicks; nothing reaches
+the game. Screenshots of a board for Standard and every bundled variant."""
 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from playwright.sync_api import expect
@@ -15,6 +17,7 @@ from browser_fixtures import (
     PHONE,
     NewContext,
     click_map,
+    map_units,
     no_sideways_scroll,
     player_page,
     screenshot,
@@ -102,3 +105,83 @@ def test_a_board_of_each_variant(new_context: NewContext, web_api: Api, variant:
         phone.get_by_test_id("map").locator("svg").wait_for()
         no_sideways_scroll(phone)
         screenshot(phone, "board-standard-phone")
+
+
+def _winter_board(api: Api, token: str) -> str:
+    """A Standard board stepped to Winter 1901 through the API: France takes Belgium,
+    Portugal and Spain (3 builds, PAR, BRE and MAR empty), Russia Rumania and Sweden
+    (2 builds, STP and SEV empty), and Turkey, given two more armies (ARM, SYR) on
+    its 3 centres, must remove 2. Its key."""
+    board = api.json("POST", "/boards", token, {"variant": "standard"}, expect=201)
+    key = board["key"]
+    api.json("PUT", f"/boards/{key}/orders", token, {"orders": {
+        "france": ["A PAR - BUR", "F BRE - MAO", "A MAR - SPA"],
+        "russia": ["F STP/SC - BOT", "F SEV - RUM"]}})
+    board = api.json("POST", f"/boards/{key}/adjudicate", token)
+    units = dict(board["steps"][board["at"]]["position"]["units"])
+    units["turkey"] = [*units["turkey"], "A ARM", "A SYR"]
+    api.json("PUT", f"/boards/{key}/units", token, {"units": units})
+    api.json("PUT", f"/boards/{key}/orders", token, {"orders": {
+        "france": ["A BUR - BEL", "F MAO - POR", "A SPA H"], "russia": ["F BOT - SWE"]}})
+    board = api.json("POST", f"/boards/{key}/adjudicate", token)
+    assert board["steps"][board["at"]]["phase"] == "W1901A"
+    return str(key)
+
+
+def _build_by_clicks(page: Any, site: str, kind: str, option: str | None, power: str,
+                     expected: str) -> None:
+    """Click ``site`` on the board's map, the kind, and ``option`` among the orders left
+    (a unit type, a coast) when given: ``expected`` is in ``power``'s orders."""
+    click_map(page, site)
+    page.get_by_test_id(f"board-kind-{kind}").click()
+    if option is not None:
+        page.locator(f'[data-testid="board-option"][data-order="{option}"]').click()
+    expect(page.get_by_test_id(f"board-orders-{power}")).to_have_value(
+        re.compile(f"(^|\\n){re.escape(expected)}($|\\n)"))
+
+
+def test_builds_removals_and_a_waive_by_clicks_in_a_winter(
+        new_context: NewContext, web_api: Api) -> None:
+    """Rules 4.D.1 and 4.D.2 (DATC 4.D.7: a build may be waived): in a Winter the board
+    builds on an empty home centre (army, fleet, or a coast: St Petersburg's north),
+    removes a unit and waives a build, by clicks only, as the game page does; the
+    adjudicated position has the units built and not those removed."""
+    name, token = sign_up_api(web_api)
+    key = _winter_board(web_api, token)
+    page = player_page(new_context, name, f"/boards/{key}")
+    page.get_by_test_id("map").locator("svg").wait_for()
+    expect(page.get_by_test_id("board-phase")).to_have_text("W1901A")
+    hint = page.get_by_test_id("board-hint")
+    expect(hint).to_contain_text("France builds 3")
+    expect(hint).to_contain_text("Russia builds 2")
+    expect(hint).to_contain_text("Turkey removes 2")
+    # Paris takes only an army: Build sends it at once
+    _build_by_clicks(page, "par", "build", None, "france", "BUILD A PAR")
+    # Brest: an army first, then a fleet instead (the second replaces the first)
+    _build_by_clicks(page, "bre", "build", "BUILD A BRE", "france", "BUILD A BRE")
+    _build_by_clicks(page, "bre", "build", "BUILD F BRE", "france", "BUILD F BRE")
+    expect(page.get_by_test_id("board-orders-france")).not_to_have_value(re.compile("BUILD A BRE"))
+    # Marseilles: the third build waived
+    _build_by_clicks(page, "mar", "waive", None, "france", "WAIVE")
+    # St Petersburg: the fleet on the north coast
+    _build_by_clicks(page, "stp", "build", "BUILD F STP/NC", "russia", "BUILD F STP/NC")
+    # Turkey removes Constantinople and Syria (civil disorder would take Armenia first)
+    _build_by_clicks(page, "con", "remove", None, "turkey", "REMOVE A CON")
+    _build_by_clicks(page, "syr", "remove", None, "turkey", "REMOVE A SYR")
+    expect(page.get_by_test_id("board-orders-france")).to_have_value(
+        "BUILD A PAR\nBUILD F BRE\nWAIVE")
+    expect(page.get_by_test_id("board-error")).to_be_empty()
+    screenshot(page, "board-standard-winter-builds")
+    page.get_by_test_id("board-adjudicate").click()
+    expect(page.get_by_test_id("board-phase")).to_have_text("S1902M")
+    expect(page.get_by_test_id("map").locator('[data-unit][data-location="par"]')).to_have_count(1)
+    units = map_units(page)
+    assert units.get("par") == "A france" and units.get("bre") == "F france", units
+    assert "mar" not in units, units
+    assert units.get("stp/nc") == "F russia" and "sev" not in units, units
+    assert "con" not in units and "syr" not in units and units.get("arm") == "A turkey", units
+    board = web_api.json("GET", f"/boards/{key}", token)
+    position = board["steps"][board["at"]]["position"]
+    assert sorted(position["units"]["france"]) == ["A BEL", "A PAR", "A SPA", "F BRE", "F POR"]
+    assert sorted(position["units"]["turkey"]) == ["A ARM", "A SMY", "F ANK"]
+    screenshot(page, "board-standard-after-builds")

@@ -122,6 +122,52 @@ test("stored orders are matched to the options for their kind; unknown texts are
   ]);
 });
 
+/* Russia's Winter options as the judge gives them: builds per site (a fleet at St
+   Petersburg on either coast), the waive under every site, a removal elsewhere */
+const build = (type, loc) => option({order: `BUILD ${type} ${loc}`, kind: "build", location: loc,
+  unit: `${type} ${loc}`, unit_type: type});
+const WAIVE = option({order: "WAIVE", kind: "waive"});
+const WINTER = {
+  SEV: [build("A", "SEV"), build("F", "SEV"), WAIVE],
+  STP: [build("A", "STP"), build("F", "STP/NC"), build("F", "STP/SC"), WAIVE],
+};
+
+test("a build by clicks: the empty centre, Build, then the unit type or coast", () => {
+  assert.deepEqual(L.keysAt(WINTER, "STP"), ["STP"]);
+  assert.deepEqual(L.kindsOf(WINTER.STP), ["build", "waive"]);
+  const builds = WINTER.STP.filter((o) => L.menuKind(o) === "build");
+  assert.deepEqual(L.next(builds, 0).pick.map((o) => o.order),
+    ["BUILD A STP", "BUILD F STP/NC", "BUILD F STP/SC"]);
+  assert.equal(L.next([WAIVE], 0).send.order, "WAIVE");
+});
+
+test("an order given on the board replaces the same unit's or site's, keeps waives and the rest", () => {
+  // a build at the other coast of the same site replaces the first; SEV's and the waive stay
+  assert.deepEqual(L.replaceOrder(["BUILD A STP", "WAIVE", "BUILD A SEV"], WINTER, build("F", "STP/NC")),
+    ["WAIVE", "BUILD A SEV", "BUILD F STP/NC"]);
+  // each waive counts: a second one is added
+  assert.deepEqual(L.replaceOrder(["WAIVE"], WINTER, WAIVE), ["WAIVE", "WAIVE"]);
+  // a move replaces the unit's support; another unit's order stays
+  const gas = TABLE.GAS.find((o) => o.order === "A GAS - BUR");
+  assert.deepEqual(L.replaceOrder(["A GAS S F MAO", "F MAO H"], TABLE, gas), ["F MAO H", "A GAS - BUR"]);
+  // a text no option has is matched by its unit
+  assert.deepEqual(L.replaceOrder(["A GAS HOLD", "A XXX H"], TABLE, gas), ["A XXX H", "A GAS - BUR"]);
+  assert.deepEqual(L.replaceOrder(undefined, TABLE, gas), ["A GAS - BUR"]);
+});
+
+test("the adjustments a Winter position asks: builds and removals per power", () => {
+  const position = {
+    centres: {france: ["BRE", "MAR", "PAR", "BEL"], turkey: ["ANK"], italy: ["ROM"]},
+    units: {france: ["A BEL"], turkey: ["F ANK", "A SYR"], italy: ["A ROM"], austria: ["A VIE"]},
+  };
+  assert.deepEqual(L.adjustments(position), [
+    {power: "austria", builds: 0, removals: 1},
+    {power: "france", builds: 3, removals: 0},
+    {power: "turkey", builds: 0, removals: 1},
+  ]);
+  assert.deepEqual(L.adjustments({}), []);
+});
+
 test("two moves to different places are not a land-or-convoy pair", () => {
   assert.equal(L.landOrConvoy([move("A", "GAS", "BRE", "land"), move("A", "GAS", "POR", "convoy")]), null);
   assert.equal(L.landOrConvoy([move("A", "GAS", "BRE", "land")]), null);

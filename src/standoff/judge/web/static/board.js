@@ -1,6 +1,7 @@
 /* The planning board (issue 29 §4): GET /api/v1/boards/{key} and its map; the
    owner orders any unit of any power by clicks (the board's legal options for
-   that unit's power, walked with StandoffLogic as the game page does) or by typed
+   that unit's power, walked with StandoffLogic as the game page does; in a Winter
+   an empty home centre builds for its owner, a unit is removed, a build waived) or by typed
    lines per power, places or removes units (a text list per power), adjudicates
    with the engine and steps back and forward; anyone with the link sees it and
    may copy it to a board of their own. The map draws the step's orders (and,
@@ -85,7 +86,9 @@ async function change(method, rest, body) {
 
 function resetPick() { Object.assign(pick, {power: null, key: null, kind: null, candidates: [], step: 0, state: {none: true}}); }
 
-/* a click on the map: the next target of the order being given, else a unit */
+/* a click on the map: the next target of the order being given, else what is
+   there to order: a unit (any power's), or in a Winter an empty centre its owner
+   may build on (the game page's walk, StandoffLogic, for that power's options) */
 async function onMap(loc, under = [loc]) {
   if (!board || !board.yours || shown !== board.steps.length - 1) return;
   if (pick.kind && pick.state.click) {
@@ -95,35 +98,52 @@ async function onMap(loc, under = [loc]) {
       if (left.length) { pick.candidates = left; pick.step += 1; advance(); return; }
     }
   }
-  const unit = [...bmap.svg.querySelectorAll("[data-unit]")].find(
-    (u) => StandoffLogic.province(u.dataset.location) === StandoffLogic.province(loc));
   resetPick();
-  if (unit) {
-    const power = unit.dataset.power;
-    if (!legal[power]) {
-      try { legal[power] = await api("GET", path(`/legal/options?power=${encodeURIComponent(power)}&step=${shown}`)); }
-      catch (e) { showError("board-error", e); return; }
-    }
-    const keys = StandoffLogic.keysAt(legal[power], loc);
-    if (keys.length) { pick.power = power; pick.key = keys[0]; }
+  for (const at of under) {
+    let found;
+    try { found = await orderable(at); } catch (e) { showError("board-error", e); return; }
+    if (found) { pick.power = found.power; pick.key = found.key; break; }
   }
   renderPick();
 }
 
+/* the powers that may order something at ``loc``: the power of the unit there, else
+   the owners of the centre there (a build) */
+function powersAt(loc) {
+  const prov = StandoffLogic.province(loc);
+  const unit = [...bmap.svg.querySelectorAll("[data-unit]")].find(
+    (u) => StandoffLogic.province(u.dataset.location) === prov);
+  if (unit) return [unit.dataset.power];
+  const centres = step().position.centres || {};
+  return Object.keys(centres).sort().filter((p) => centres[p].some((c) => StandoffLogic.province(c) === prov));
+}
+
+/* {power, key} of the first legal table (fetched once a step) with a key at ``loc``, or null */
+async function orderable(loc) {
+  for (const power of powersAt(loc)) {
+    if (!legal[power]) {
+      legal[power] = await api("GET", path(`/legal/options?power=${encodeURIComponent(power)}&step=${shown}`));
+    }
+    const keys = StandoffLogic.keysAt(legal[power], loc);
+    if (keys.length) return {power, key: keys[0]};
+  }
+  return null;
+}
+
 function advance() {
   pick.state = StandoffLogic.next(pick.candidates, pick.step);
-  if (pick.state.send) { give(pick.state.send.order); return; }
+  if (pick.state.send) { give(pick.state.send); return; }
   renderPick();
 }
 
-/* the chosen order replaces that unit's order in its power's list, and is saved */
-async function give(text) {
-  const s = step();
-  const unit = pick.candidates.length ? pick.candidates[0].unit : null;
-  const mine = (s.orders[pick.power] || []).filter((o) => !unit || !o.startsWith(unit + " ") && o !== unit);
+/* the chosen option replaces the order of the same unit or site in its power's list
+   (a waive adds to the others), and the list is saved */
+async function give(option) {
   const power = pick.power;
+  const orders = StandoffLogic.replaceOrder(step().orders[power], legal[power], option);
   resetPick();
-  await change("PUT", "/orders", {orders: {[power]: [...mine, text]}});
+  renderPick();
+  await change("PUT", "/orders", {orders: {[power]: orders}});
 }
 
 function renderPick() {
@@ -135,7 +155,7 @@ function renderPick() {
   } else if (shown !== board.steps.length - 1) {
     hint.textContent = "An earlier step: step forward to the last one to give orders (adjudicating here drops the later steps).";
   } else if (!pick.key) {
-    hint.textContent = "Click any unit, of any power, to order it; then Adjudicate.";
+    hint.textContent = idleHint();
   } else {
     hint.textContent = `${(board.powers || {})[pick.power] || pick.power} ${pick.key}: ` +
       StandoffLogic.hint(pick.key, pick.kind, pick.state);
@@ -150,10 +170,24 @@ function renderPick() {
     const list = pick.state.via ? [pick.state.via.land, pick.state.via.convoy] : pick.kind ? pick.candidates : [];
     for (const o of list) {
       opts.append(el("button", {type: "button", class: "small secondary", "data-testid": "board-option",
-        "data-order": o.order, onclick: () => give(o.order)}, o.order));
+        "data-order": o.order, onclick: () => give(o)}, o.order));
     }
   }
   highlight();
+}
+
+/* what the step asks when nothing is chosen: in a Winter, each power's builds and
+   removals and how to give them */
+function idleHint() {
+  const s = step();
+  if (s.outcome) return "The game on this board is over: step back to play on.";
+  if (!s.phase.endsWith("A")) return "Click any unit, of any power, to order it; then Adjudicate.";
+  const names = board.powers || {};
+  const due = StandoffLogic.adjustments(s.position).map((a) => `${names[a.power] || a.power} ` +
+    (a.builds ? `builds ${a.builds}` : `removes ${a.removals}`));
+  return "Adjustments" + (due.length ? ": " + due.join(", ") : ": none due") + ". " +
+    "Click an empty home centre to build there (then the army, fleet or coast), or Waive; " +
+    "click a unit to remove it. Then Adjudicate.";
 }
 
 function highlight() {

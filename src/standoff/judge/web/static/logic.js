@@ -112,6 +112,38 @@ const StandoffLogic = (() => {
     });
   }
 
+  /* One power's order list after giving ``option`` (a legal option of ``table``)
+     where no engine merges them (the planning board stores each power's list as
+     given): the stored order of the same unit or site goes (a build at STP/SC
+     replaces one at STP/NC, a move replaces the unit's hold), waives and orders
+     elsewhere stay, and a waive is added to the others (each one counts). */
+  function replaceOrder(orders, table, option) {
+    const list = orders || [];
+    if (option.kind === "waive") return [...list, option.order];
+    const at = option.location ? province(option.location) : null;
+    const unit = option.unit;
+    const kept = describeOrders(list, table).filter((o) => {
+      if (o.kind === "waive") return true;
+      if (o.location) return province(o.location) !== at;
+      return !unit || (o.order !== unit && !o.order.startsWith(unit + " "));
+    });
+    return [...kept.map((o) => o.order), option.order];
+  }
+
+  /* The adjustments a position asks (a Winter phase): [{power, builds, removals}]
+     for every power whose count of units differs from its count of centres, in the
+     order of the powers' ids. */
+  function adjustments(position) {
+    const centres = (position && position.centres) || {};
+    const units = (position && position.units) || {};
+    const out = [];
+    for (const power of [...new Set([...Object.keys(centres), ...Object.keys(units)])].sort()) {
+      const diff = (centres[power] || []).length - (units[power] || []).length;
+      if (diff) out.push({power, builds: Math.max(0, diff), removals: Math.max(0, -diff)});
+    }
+    return out;
+  }
+
   /* "1d 02:03:04" for a number of seconds (never negative) */
   function durationText(seconds) {
     let s = Math.max(0, Math.floor(seconds));
@@ -226,8 +258,8 @@ const StandoffLogic = (() => {
   }
 
   return {KIND_LABELS, province, menuKind, clicks, kindsOf, keysAt, narrow, landOrConvoy, next,
-    hint, describeOrders, durationText, untilText, outcomeText, seatingBody, seatBadges,
-    leaveBody, leaveText, botsLine, waitsForBots};
+    hint, describeOrders, replaceOrder, adjustments, durationText, untilText, outcomeText,
+    seatingBody, seatBadges, leaveBody, leaveText, botsLine, waitsForBots};
 })();
 
 if (typeof module !== "undefined" && module.exports) module.exports = StandoffLogic;
