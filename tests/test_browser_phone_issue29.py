@@ -197,6 +197,7 @@ def test_phone_ready_warns_and_process_now_asks(new_context: NewContext, web_api
     master.once("dialog", lambda dialog: dialog.accept())
     process.tap()
     expect(master.get_by_test_id("game-phase")).to_have_text("F1901M")
+    expect(master.get_by_test_id("results-phase")).to_have_text("S1901M")
     no_sideways_scroll(master)
     screenshot(master, "phone29-master-processed", full_page=True)
 
@@ -284,6 +285,9 @@ def test_phone_planning_board_open_move_adjudicate_share(
     page.get_by_test_id("board-kind-move").tap()
     click_map(page, "bur", tap=True)
     expect(page.get_by_test_id("board-orders-france")).to_have_value("A PAR - BUR")
+    board_map = page.get_by_test_id("map")
+    expect(board_map).to_have_attribute("data-orders", "1")  # the map drew the order
+    expect(board_map.locator('[data-order="A PAR - BUR"]')).to_have_count(1)
     no_sideways_scroll(page)
     screenshot(page, "phone29-board-ordered")
     page.get_by_test_id("board-adjudicate").tap()
@@ -293,6 +297,9 @@ def test_phone_planning_board_open_move_adjudicate_share(
     page.get_by_test_id("board-prev").tap()
     expect(page.get_by_test_id("board-phase")).to_have_text("S1901M")
     expect(page.get_by_test_id("board-results")).to_contain_text("A PAR - BUR")
+    # the step's map: its orders and what they came to
+    expect(board_map).to_have_attribute("data-step", "0")
+    expect(board_map.locator('[data-order="A PAR - BUR"]')).to_have_count(1)
     no_sideways_scroll(page)
     screenshot(page, "phone29-board-adjudicated")
     page.get_by_test_id("board-next").tap()

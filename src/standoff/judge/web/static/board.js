@@ -73,9 +73,20 @@ function resultLine(r) {
   return JSON.stringify(r);
 }
 
+/* the map of the step shown with its orders; an answer overtaken by a later request
+   (a quick step back and forth, orders given in a row) is dropped, so the map never
+   shows another step than the panel. The box's data-step and data-orders say what
+   it shows (the step, and how many orders are drawn). */
+let mapAsked = 0;
 async function loadMap() {
-  const res = await fetch(`/api/v1${path("/map.svg")}?step=${shown}&orders=1`, {credentials: "same-origin"});
-  if (res.ok) bmap.load(await res.text());
+  const asked = ++mapAsked, n = shown;
+  const res = await fetch(`/api/v1${path("/map.svg")}?step=${n}&orders=1`, {credentials: "same-origin"});
+  const text = res.ok ? await res.text() : null;
+  if (asked !== mapAsked) return;
+  if (text !== null) bmap.load(text);
+  const box = document.getElementById("map");
+  box.dataset.step = String(n);
+  box.dataset.orders = String(Object.values(board.steps[n].orders || {}).flat().length);
   highlight();
 }
 
