@@ -29,7 +29,6 @@ from standoff import (
     OrderResult,
     Position,
     Terrain,
-    Unit,
     UnitType,
     Variant,
     load_variant,
@@ -38,8 +37,9 @@ from standoff import (
 )
 
 from . import legend
+from .declutter import UnitPlace, unit_places
 from .geometry import Point
-from .layout import CENTRE, UNIT_REACH, Layout, SpaceShape, layout_of
+from .layout import CENTRE, Layout, SpaceShape, layout_of
 from .placement import CAP_HEIGHT
 
 SEA = "#a8c8e8"
@@ -54,6 +54,8 @@ INK = "#2b2b2b"
 NEUTRAL_UNIT = "#a67b5b"
 #: failed orders (dashed): a magenta no power uses, in any variant
 FAILED = "#ff00ff"
+#: the dot at the spot a moved unit's leader line ties it to (times the map's measure)
+LEADER_DOT = 0.2
 
 #: Standard's customary colours (Russia purple: white looked like land off the
 #: board); other variants' powers take the palette in order. Every pair of
@@ -377,49 +379,52 @@ class _Drawing:
 
     def units(self) -> None:
         """Units at the layout's size for their spot (``Layout.unit_size_at``:
-        the full size wherever the space holds it, never below a floor). Each is
-        a ``<g class="unit">`` holding a ``circle.unit-hit`` (no paint, the whole
-        disc a click or tap lands on), the army's circle or the fleet's hull and
-        sail, and the letter; ``data-x``, ``data-y``, ``data-r`` give its centre
-        and radius for a page that sizes or finds units itself."""
+        the full size wherever the space holds it, never below a floor), where
+        ``declutter.unit_places`` draws them. Each is a ``<g class="unit">``
+        holding a ``circle.unit-hit`` (no paint, the whole disc a click or tap
+        lands on), the army's circle or the fleet's hull and sail, and the
+        letter; ``data-x``, ``data-y``, ``data-r`` give its spot and radius for a
+        page that sizes or finds units itself. A unit moved off its spot, lest
+        it cover another (The Twentieth Century's smallest spaces), is drawn at
+        its spot and moved by a ``transform``, says where in ``data-drawn-x``,
+        ``data-drawn-y``, and is tied to its spot by a leader line (a
+        ``line[data-leader]`` and a dot there, in ``#unit-leaders``, under the
+        units)."""
+        places = unit_places(self.layout, self.pos)
+        leaders = ET.SubElement(self.root, "g", {
+            "id": "unit-leaders", "stroke": INK, "fill": INK, **_CLICK_THROUGH,
+            "stroke-width": _fmt(self.u / 8)})
         g = ET.SubElement(self.root, "g", {"id": "units", "stroke": INK,
                                            "stroke-width": _fmt(self.layout.unit_size / 8)})
-        stacked: dict[str, int] = {}
-        for unit in self.pos.units:
-            at = self._spot(unit.location)
-            n = stacked[unit.province] = stacked.get(unit.province, 0) + 1
-            if n > 1:  # several fleets on a high sea: a row along the space's length
-                step = self.layout.unit_size_at(unit.location) * 2.2 * (n // 2) * (
-                    1 if n % 2 else -1)
-                tall = self._tall(unit.province)
-                at = (at[0], at[1] + step) if tall else (at[0] + step, at[1])
-            self._unit(g, unit, at, dislodged=False)
-        for d in self.pos.dislodged:
-            at = self._spot(d.unit.location)
-            s = self.layout.unit_size_at(d.unit.location)
-            self._unit(g, d.unit, (at[0] + s * 1.1, at[1] - s * 1.1), dislodged=True)
-
-    def _tall(self, province: str) -> bool:
-        points = [p for ring in self.layout.spaces[province].rings for p in ring]
-        if not points:
-            return False
-        xs, ys = [x for x, _ in points], [y for _, y in points]
-        return max(ys) - min(ys) > max(xs) - min(xs)
+        for p in places:
+            if p.leader:
+                ET.SubElement(leaders, "line", {
+                    "x1": _fmt(p.spot[0]), "y1": _fmt(p.spot[1]), "x2": _fmt(p.drawn[0]),
+                    "y2": _fmt(p.drawn[1]), "data-leader": p.unit.location,
+                    "data-dislodged": "1" if p.dislodged else "0"})
+                ET.SubElement(leaders, "circle", {"cx": _fmt(p.spot[0]), "cy": _fmt(p.spot[1]),
+                                                  "r": _fmt(self.u * LEADER_DOT)})
+            self._unit(g, p)
 
     def _spot(self, location: str) -> Point:
         return self.layout.unit_spot(location)
 
-    def _unit(self, g: ET.Element, unit: Unit, at: Point, dislodged: bool) -> None:
-        s = self.layout.unit_size_at(unit.location)
-        x, y = at
+    def _unit(self, g: ET.Element, place: UnitPlace) -> None:
+        unit, s, dislodged = place.unit, place.size, place.dislodged
+        x, y = place.spot
         grp = ET.SubElement(g, "g", {"class": "unit dislodged" if dislodged else "unit",
                                      "data-unit": str(unit), "data-power": unit.power,
                                      "data-location": unit.location,
                                      "data-dislodged": "1" if dislodged else "0",
                                      "data-x": _fmt(x), "data-y": _fmt(y),
-                                     "data-r": _fmt(s * UNIT_REACH)})
+                                     "data-r": _fmt(place.radius)})
+        dx, dy = place.drawn[0] - x, place.drawn[1] - y
+        if _fmt(dx) != "0" or _fmt(dy) != "0":
+            grp.set("data-drawn-x", _fmt(place.drawn[0]))
+            grp.set("data-drawn-y", _fmt(place.drawn[1]))
+            grp.set("transform", f"translate({_fmt(dx)} {_fmt(dy)})")
         ET.SubElement(grp, "circle", {"class": "unit-hit", "cx": _fmt(x), "cy": _fmt(y),
-                                      "r": _fmt(s * UNIT_REACH), "fill": "none",
+                                      "r": _fmt(place.radius), "fill": "none",
                                       "stroke": "none", "pointer-events": "all"})
         fill = self.colours.get(unit.power, NEUTRAL_UNIT)
         rim = {"stroke": "#c0392b", "stroke-width": _fmt(s / 4)} if dislodged else {}
