@@ -128,27 +128,41 @@ def _winter_board(api: Api, token: str) -> str:
     return str(key)
 
 
+def _press(button: Any, tap: bool) -> None:
+    """A click on a desk, a tap on a phone."""
+    if tap:
+        button.tap()
+    else:
+        button.click()
+
+
 def _build_by_clicks(page: Any, site: str, kind: str, option: str | None, power: str,
-                     expected: str) -> None:
-    """Click ``site`` on the board's map, the kind, and ``option`` among the orders left
-    (a unit type, a coast) when given: ``expected`` is in ``power``'s orders."""
-    click_map(page, site)
-    page.get_by_test_id(f"board-kind-{kind}").click()
+                     expected: str, tap: bool) -> None:
+    """Click (or tap) ``site`` on the board's map, the kind, and ``option`` among the
+    orders left (a unit type, a coast) when given: ``expected`` is in ``power``'s
+    orders."""
+    click_map(page, site, tap=tap)
+    buttons = [page.get_by_test_id(f"board-kind-{kind}")]
     if option is not None:
-        page.locator(f'[data-testid="board-option"][data-order="{option}"]').click()
+        buttons.append(page.locator(f'[data-testid="board-option"][data-order="{option}"]'))
+    for button in buttons:
+        _press(button, tap)
     expect(page.get_by_test_id(f"board-orders-{power}")).to_have_value(
         re.compile(f"(^|\\n){re.escape(expected)}($|\\n)"))
 
 
+@pytest.mark.parametrize("device", ["desktop", "phone"])
 def test_builds_removals_and_a_waive_by_clicks_in_a_winter(
-        new_context: NewContext, web_api: Api) -> None:
+        new_context: NewContext, web_api: Api, device: str) -> None:
     """Rules 4.D.1 and 4.D.2 (DATC 4.D.7: a build may be waived): in a Winter the board
     builds on an empty home centre (army, fleet, or a coast: St Petersburg's north),
     removes a unit and waives a build, by clicks only, as the game page does; the
-    adjudicated position has the units built and not those removed."""
+    adjudicated position has the units built and not those removed. On a desk and by
+    taps at 390 px."""
     name, token = sign_up_api(web_api)
     key = _winter_board(web_api, token)
-    page = player_page(new_context, name, f"/boards/{key}")
+    tap = device == "phone"
+    page = player_page(new_context, name, f"/boards/{key}", **(PHONE if tap else {}))
     page.get_by_test_id("map").locator("svg").wait_for()
     expect(page.get_by_test_id("board-phase")).to_have_text("W1901A")
     hint = page.get_by_test_id("board-hint")
@@ -156,23 +170,27 @@ def test_builds_removals_and_a_waive_by_clicks_in_a_winter(
     expect(hint).to_contain_text("Russia builds 2")
     expect(hint).to_contain_text("Turkey removes 2")
     # Paris takes only an army: Build sends it at once
-    _build_by_clicks(page, "par", "build", None, "france", "BUILD A PAR")
+    _build_by_clicks(page, "par", "build", None, "france", "BUILD A PAR", tap)
     # Brest: an army first, then a fleet instead (the second replaces the first)
-    _build_by_clicks(page, "bre", "build", "BUILD A BRE", "france", "BUILD A BRE")
-    _build_by_clicks(page, "bre", "build", "BUILD F BRE", "france", "BUILD F BRE")
+    _build_by_clicks(page, "bre", "build", "BUILD A BRE", "france", "BUILD A BRE", tap)
+    _build_by_clicks(page, "bre", "build", "BUILD F BRE", "france", "BUILD F BRE", tap)
     expect(page.get_by_test_id("board-orders-france")).not_to_have_value(re.compile("BUILD A BRE"))
     # Marseilles: the third build waived
-    _build_by_clicks(page, "mar", "waive", None, "france", "WAIVE")
+    _build_by_clicks(page, "mar", "waive", None, "france", "WAIVE", tap)
     # St Petersburg: the fleet on the north coast
-    _build_by_clicks(page, "stp", "build", "BUILD F STP/NC", "russia", "BUILD F STP/NC")
+    _build_by_clicks(page, "stp", "build", "BUILD F STP/NC", "russia", "BUILD F STP/NC", tap)
     # Turkey removes Constantinople and Syria (civil disorder would take Armenia first)
-    _build_by_clicks(page, "con", "remove", None, "turkey", "REMOVE A CON")
-    _build_by_clicks(page, "syr", "remove", None, "turkey", "REMOVE A SYR")
+    _build_by_clicks(page, "con", "remove", None, "turkey", "REMOVE A CON", tap)
+    _build_by_clicks(page, "syr", "remove", None, "turkey", "REMOVE A SYR", tap)
     expect(page.get_by_test_id("board-orders-france")).to_have_value(
         "BUILD A PAR\nBUILD F BRE\nWAIVE")
     expect(page.get_by_test_id("board-error")).to_be_empty()
-    screenshot(page, "board-standard-winter-builds")
-    page.get_by_test_id("board-adjudicate").click()
+    expect(page.get_by_test_id("map")).to_have_attribute("data-orders", "6")  # WAIVE too
+    expect(page.get_by_test_id("map").locator('[data-order="BUILD F STP/NC"]')).to_have_count(1)
+    if tap:
+        no_sideways_scroll(page)
+    screenshot(page, f"board-standard-winter-builds-{device}")
+    _press(page.get_by_test_id("board-adjudicate"), tap)
     expect(page.get_by_test_id("board-phase")).to_have_text("S1902M")
     expect(page.get_by_test_id("map").locator('[data-unit][data-location="par"]')).to_have_count(1)
     units = map_units(page)
@@ -184,4 +202,4 @@ def test_builds_removals_and_a_waive_by_clicks_in_a_winter(
     position = board["steps"][board["at"]]["position"]
     assert sorted(position["units"]["france"]) == ["A BEL", "A PAR", "A SPA", "F BRE", "F POR"]
     assert sorted(position["units"]["turkey"]) == ["A ARM", "A SMY", "F ANK"]
-    screenshot(page, "board-standard-after-builds")
+    screenshot(page, f"board-standard-after-builds-{device}")
