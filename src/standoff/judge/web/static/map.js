@@ -1,11 +1,72 @@
 /* The map, inline so it can be clicked: zoom (wheel, pinch, buttons) and pan
    (drag) by moving the SVG's viewBox, and clicks turned into locations from the
    renderer's own attributes (a unit's data-location, a space's data-space).
-   A drag that moved more than a few pixels is not a click. */
+   A drag that moved more than a few pixels is not a click. Units are drawn at
+   least MIN_UNIT_PX across, and spread apart where that would make them cover
+   each other (placeUnits). */
 "use strict";
 
 /* the smallest a unit is drawn, and tapped, on screen (CSS pixels across) */
 const MIN_UNIT_PX = 18;
+/* the room kept between two units on screen (CSS pixels), and a leader line's width */
+const UNIT_GAP_PX = 2;
+const LEADER_PX = 1.2;
+
+/* Where discs ({x, y, r}: a unit's spot and radius) are drawn so that none covers
+   another: each at its spot unless another is within ``gap``, else the two pushed
+   apart (both halfway), round after round, inside ``box`` ([left, top, right,
+   bottom]) or no further out than its spot. The renderer's declutter.spread, step
+   for step (src/standoff/render/declutter.py: keep the two alike; a test runs both).
+   Deterministic: pairs in index order, discs on one spot parted by the golden angle. */
+const SPREAD_ROUNDS = 400, SPREAD_OVERSHOOT = 1.05, GOLDEN = Math.PI * (3 - Math.sqrt(5));
+
+function spreadDiscs(discs, gap, box) {
+  const at = discs.map((d) => [d.x, d.y]);
+  const n = discs.length;
+  for (let round = 0; round < SPREAD_ROUNDS; round++) {
+    let moved = false;
+    for (let i = 0; i < n; i++) {
+      const p = at[i], ri = discs[i].r;
+      for (let j = i + 1; j < n; j++) {
+        const q = at[j];
+        const need = ri + discs[j].r + gap;
+        let dx = q[0] - p[0], dy = q[1] - p[1];
+        if (dx >= need || -dx >= need || dy >= need || -dy >= need) continue;
+        let d = Math.hypot(dx, dy);
+        if (d >= need * 0.999) continue;
+        if (d < need * 1e-6) {
+          const turn = (i * 7 + j) * GOLDEN;
+          dx = Math.cos(turn); dy = Math.sin(turn); d = 1;
+        }
+        const push = (need * SPREAD_OVERSHOOT - d) / 2 / d;
+        p[0] -= dx * push; p[1] -= dy * push;
+        q[0] += dx * push; q[1] += dy * push;
+        moved = true;
+      }
+    }
+    if (box) {
+      at.forEach((p, k) => {
+        const {x, y, r} = discs[k];
+        p[0] = Math.min(Math.max(p[0], Math.min(box[0] + r, x)), Math.max(box[2] - r, x));
+        p[1] = Math.min(Math.max(p[1], Math.min(box[1] + r, y)), Math.max(box[3] - r, y));
+      });
+    }
+    if (!moved) break;
+  }
+  return at;
+}
+
+/* a disc moved less than this share of its radius has no leader line (it would hide
+   under the disc): declutter.LEADER_SHARE */
+const LEADER_SHARE = 0.35;
+/* the dot at a moved unit's spot, its leader line's end (its radius, CSS pixels) */
+const LEADER_DOT_PX = 1.6;
+
+function svgNode(tag, attrs) {
+  const n = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, String(v));
+  return n;
+}
 
 class MapView {
   constructor(box, onPick) {
@@ -49,6 +110,12 @@ class MapView {
     this.svg.removeAttribute("height");
     this.full = this.svg.getAttribute("viewBox").split(/[\s,]+/).map(Number);
     this.view = keep || this.full.slice();
+    this.placedAt = null;
+    const spaces = this.svg.querySelector("#spaces");
+    const b = spaces && spaces.getBBox ? spaces.getBBox() : null;
+    // units are kept on the map, off the legend beneath it
+    this.area = b && b.width > 0 ? [b.x, b.y, b.x + b.width, b.y + b.height]
+      : [this.full[0], this.full[1], this.full[0] + this.full[2], this.full[1] + this.full[3]];
     // the box takes the map's shape (capped by the CSS max-height): no empty bands
     this.box.style.aspectRatio = `${this.full[2]} / ${this.full[3]}`;
     this.apply();
@@ -83,13 +150,61 @@ class MapView {
   sizeUnits() {
     if (!this.svg) return;
     const s = this.scale();  // map units per pixel
-    if (!Number.isFinite(s) || s <= 0) return;
-    for (const g of this.svg.querySelectorAll("g.unit[data-r]")) {
+    if (!Number.isFinite(s) || s <= 0 || s === this.placedAt) return;  // a pan: as they are
+    this.placedAt = s;
+    const units = [...this.svg.querySelectorAll("g.unit[data-r]")];
+    const discs = units.map((g) => {
       const r = Number(g.dataset.r), x = Number(g.dataset.x), y = Number(g.dataset.y);
       const k = r > 0 ? Math.max(1, (MIN_UNIT_PX / 2) * s / r) : 1;
-      if (k > 1) g.setAttribute("transform", `translate(${x} ${y}) scale(${k}) translate(${-x} ${-y})`);
-      else g.removeAttribute("transform");
+      return {x, y, r: r * k, k};
+    });
+    this.placeUnits(units, discs, spreadDiscs(discs, UNIT_GAP_PX * s, this.area), s);
+  }
+
+  /* Where units grown to MIN_UNIT_PX would cover each other (the Low Countries and
+     the Balkans on a phone's whole map, The Twentieth Century's Europe), they are
+     drawn spread apart (spreadDiscs), each as near its spot as the others let it,
+     with a leader line and a dot tying it to its spot (in #unit-leaders, under the units); zoomed in until there is
+     room, they are back on their spots. A unit keeps its data-x/-y (its spot) and
+     says where it is drawn in data-drawn-x/-y; a tap on it, wherever drawn, is on
+     the unit. The box gets a "unitsplaced" event after each placing. */
+  placeUnits(units, discs, drawn, s) {
+    let leaders = this.svg.querySelector("#unit-leaders");
+    const layer = units.length ? units[0].parentNode : null;
+    if (!leaders && layer) {  // under the units (the renderer's, or the page's own)
+      leaders = layer.parentNode.insertBefore(svgNode("g", {id: "unit-leaders"}), layer);
     }
+    if (leaders) {
+      leaders.replaceChildren();
+      for (const [k, v] of Object.entries({stroke: "#2b2b2b", fill: "#2b2b2b", "pointer-events": "none"})) {
+        leaders.setAttribute(k, v);
+      }
+    }
+    units.forEach((g, i) => {
+      const {x, y, r, k} = discs[i];
+      const [px, py] = drawn[i];
+      const moved = Math.hypot(px - x, py - y);
+      if (k > 1 || moved > 0) {
+        g.setAttribute("transform", `translate(${px} ${py}) scale(${k}) translate(${-x} ${-y})`);
+      } else {
+        g.removeAttribute("transform");
+      }
+      if (moved > 0) {
+        g.dataset.drawnX = px;
+        g.dataset.drawnY = py;
+      } else {
+        delete g.dataset.drawnX;
+        delete g.dataset.drawnY;
+      }
+      if (leaders && moved > LEADER_SHARE * r) {
+        leaders.append(
+          svgNode("line", {x1: x, y1: y, x2: px, y2: py, "stroke-width": LEADER_PX,
+            "vector-effect": "non-scaling-stroke", "data-leader": g.dataset.location,
+            "data-dislodged": g.dataset.dislodged || "0"}),
+          svgNode("circle", {cx: x, cy: y, r: LEADER_DOT_PX * s}));
+      }
+    });
+    this.box.dispatchEvent(new CustomEvent("unitsplaced"));
   }
 
   /* client pixels to map units, the SVG keeping its aspect ratio (meet) */
