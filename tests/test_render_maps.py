@@ -7,8 +7,11 @@ letters (rule 6)."""
 
 from __future__ import annotations
 
+import json
 import math
 import random
+import shutil
+import subprocess
 import xml.etree.ElementTree as ET
 from itertools import pairwise
 from pathlib import Path
@@ -20,8 +23,10 @@ from standoff import Phase, PhaseKind, Position, Terrain, Unit, UnitType, parse_
 from standoff.cli import cli
 from standoff.core.game import Game
 from standoff.core.legal_orders import random_orders
+from standoff.core.position import Dislodged
 from standoff.core.variant import Variant, available_variants, load_variant
 from standoff.render import layout_for, render_svg
+from standoff.render.declutter import LEADER_SHARE, spread
 from standoff.render.layout import UNIT_FLOOR, UNIT_REACH, Layout
 from standoff.render.legend import LINE_COLOURS
 from standoff.render.placement import Outline, clearance, label_discs, text_width, widest_point
@@ -372,3 +377,111 @@ def _midgame_position(name: str) -> Position:
     for sid in sorted(v.supply_centres)[:12]:
         owned[sid] = first
     return Position(v.name, pos.phase, pos.units, owned)
+
+
+def _drawn(root: ET.Element) -> list[tuple[str, tuple[float, float], tuple[float, float], float]]:
+    """Each unit of a picture: its location, its spot (``data-x``/``-y``), where it
+    is drawn (``data-drawn-x``/``-y``, else its spot) and its radius."""
+    out = []
+    for e in root.iter(f"{NS}g"):
+        if not e.get("data-unit"):
+            continue
+        spot = (float(e.get("data-x") or 0), float(e.get("data-y") or 0))
+        drawn = (float(e.get("data-drawn-x") or spot[0]), float(e.get("data-drawn-y") or spot[1]))
+        out.append((e.get("data-location") or "", spot, drawn, float(e.get("data-r") or 0)))
+    return out
+
+
+def _crowded(name: str) -> list[Position]:
+    """A unit on every location (:func:`_everyone`), the start, and a position with
+    a dislodged unit beside its attacker and three fleets on one sea."""
+    v = load_variant(name)
+    start = Position.initial(v)
+    if not start.units:  # Twin Earths starts empty
+        return _everyone(v)
+    first = start.units[0]
+    board = v.board_at(v.start)
+    sea = next(p for p, q in sorted(board.provinces.items()) if q.terrain is Terrain.SEA)
+    fleets = [Unit(first.power, UnitType.FLEET, sea) for _ in range(3)]
+    attacker = Unit(start.units[1].power, first.type, first.location)
+    fighting = Position(v.name, v.start, [attacker, *start.units[1:], *fleets], start.centres,
+                        dislodged=[Dislodged(first, first.location)])
+    return [*_everyone(v), start, fighting]
+
+
+#: how far a unit of the fixed-size picture may be moved off its spot, over its
+#: radius: the room kept between two units (declutter.GAP) is all it takes
+NUDGE = 0.25
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_units_never_cover_each_other(name: str) -> None:
+    """Issue 29: in The Twentieth Century's Europe units drawn at the floor size
+    covered their neighbours (A EDI and F GLA). In every picture (a unit on every
+    location, the start, a dislodged unit beside its attacker, three fleets on a
+    sea) no two units' discs overlap; a unit the picture had to move is moved by
+    NUDGE of its radius or less, so it is no further outside its space than at its
+    spot by more than that (a unit at its spot: see the test above), and one moved
+    further is tied to its spot by a leader line."""
+    layout = layout_for(name)
+    for pos in _crowded(name):
+        root = ET.fromstring(render_svg(pos))
+        units = _drawn(root)
+        leaders = {(e.get("data-leader"), (float(e.get("x1") or 0), float(e.get("y1") or 0)),
+                    (float(e.get("x2") or 0), float(e.get("y2") or 0)))
+                   for e in root.iter(f"{NS}line") if e.get("data-leader")}
+        for i, (a, _, at, ra) in enumerate(units):
+            for b, _, bt, rb in units[i + 1:]:
+                assert math.dist(at, bt) >= ra + rb - 0.1, f"{a} and {b} overlap"
+        for loc, spot, drawn, r in units:
+            moved = math.dist(spot, drawn)
+            if moved > LEADER_SHARE * r:
+                assert any(k == loc and math.dist(s, spot) < 0.1 and math.dist(d, drawn) < 0.1
+                           for k, s, d in leaders), f"{loc} moved {moved:.1f}, no leader line"
+            if pos.dislodged and any(str(d.unit.location) == loc for d in pos.dislodged):
+                continue  # beside its attacker, not at its space's spot
+            assert moved <= NUDGE * r, f"{loc} moved {moved / r:.2f} of its radius"
+            rings = _rings(layout, loc)
+            assert clearance(drawn, rings) >= clearance(spot, rings) - NUDGE * r, loc
+
+
+def test_a_dislodged_unit_stands_beside_its_attacker_and_fleets_in_a_row() -> None:
+    """A dislodged unit is drawn beside the unit that took its space, clear of it
+    (it was drawn half over it), and the attacker stays on its spot."""
+    pos = _crowded("standard")[-1]
+    units = _drawn(ET.fromstring(render_svg(pos)))
+    here = [u for u in units if u[0] == pos.dislodged[0].unit.location]
+    assert len(here) == 2
+    (_, spot_a, at_a, ra), (_, _, at_b, rb) = here
+    assert at_a == spot_a
+    assert math.dist(at_a, at_b) >= ra + rb
+
+
+def test_the_page_spreads_units_as_the_renderer_does() -> None:
+    """static/map.js ``spreadDiscs`` is ``declutter.spread`` step for step (the page
+    spreads the units it grows, the picture its own): the same crowd of discs comes
+    out in the same places from both (Node runs the page's function)."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("no node")
+    rng = random.Random(7)
+    discs = [(rng.uniform(0, 200), rng.uniform(0, 120), rng.uniform(4, 12)) for _ in range(40)]
+    discs += [(100.0, 60.0, 10.0)] * 3  # three on one spot
+    box = (0.0, 0.0, 200.0, 120.0)
+    script = Path(__file__).resolve().parents[1] / "src/standoff/judge/web/static/map.js"
+    program = (
+        "const vm = require('vm'); const fs = require('fs');"
+        "const ctx = {}; vm.createContext(ctx);"
+        f"vm.runInContext(fs.readFileSync({json.dumps(str(script))}, 'utf8') + "
+        "'; this.spreadDiscs = spreadDiscs;', ctx);"
+        f"const discs = {json.dumps([dict(x=x, y=y, r=r) for x, y, r in discs])};"
+        f"process.stdout.write(JSON.stringify(ctx.spreadDiscs(discs, 2, {json.dumps(box)})));")
+    out = subprocess.run([node, "-e", program], capture_output=True, text=True, check=True)
+    page = json.loads(out.stdout)
+    ours = spread(discs, 2.0, box)
+    assert len(page) == len(ours)
+    for (px, py), (x, y) in zip(page, ours, strict=True):
+        assert (px, py) == pytest.approx((x, y), abs=1e-6)
+    for i, (a, ra) in enumerate(zip(ours, [d[2] for d in discs], strict=True)):
+        for b, rb in zip(ours[i + 1:], [d[2] for d in discs[i + 1:]], strict=True):
+            assert math.dist(a, b) >= (ra + rb + 2) * 0.999
