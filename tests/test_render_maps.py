@@ -253,9 +253,9 @@ def test_city_country_legend_and_cities_follow_rule_52() -> None:
         apart = city_r + layout.unit_size_at(sid[:-1]) * UNIT_REACH
         assert math.dist(city.unit, country.unit) >= apart - 0.05, sid
     # .404 "London to North Sea only": its disc is kept off the English Channel
-    for city, sea in (("lon*", "eng"), ("lvp*", "nao"), ("bel*", "eng")):
-        off = -Outline(layout.spaces[sea].rings).clearance(layout.spaces[city].unit)
-        assert off >= layout.spaces[city].disc + layout.u, (city, sea)
+    for cid, sea in (("lon*", "eng"), ("lvp*", "nao"), ("bel*", "eng")):
+        off = -Outline(layout.spaces[sea].rings).clearance(layout.spaces[cid].unit)
+        assert off >= layout.spaces[cid].disc + layout.u, (cid, sea)
     for pair in (("ven*", "ven"), ("tri", "tri*")):
         a, b = (_name_discs(layout, s) for s in pair)
         assert not any(math.dist(p[:2], q[:2]) < p[2] + q[2] for p in a for q in b), pair
