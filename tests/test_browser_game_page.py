@@ -133,7 +133,8 @@ def test_a_move_to_an_empty_space_ends_where_a_unit_there_would_stand(
             const d = paths[paths.length - 1].getAttribute("d").split(/[ ML]+/).filter(Boolean);
             const space = svg.querySelector(`[data-space="${target}"]`).dataset;
             const label = svg.querySelector(`[data-name="${target}"]`);
-            const r = Number(svg.querySelector("[data-unit]").dataset.r);
+            const r = Math.max(...[...svg.querySelectorAll("[data-unit]")].map(
+                (u) => Number(u.dataset.drawnR ?? u.dataset.r)));
             return {end: [Number(d[2]), Number(d[3])], spot: [Number(space.x), Number(space.y)],
                     label: [Number(label.getAttribute("x")), Number(label.getAttribute("y"))], r};
         }""", [order, target])

@@ -16,6 +16,7 @@ from browser_fixtures import (
     NewContext,
     map_point,
     open_game,
+    order_by_text,
     player_page,
     process_now,
     screenshot,
@@ -192,3 +193,50 @@ def test_units_at_1400_px(new_context: NewContext, web_api: Api) -> None:
     assert [u["unit"] for u in shown if math.dist(u["at"], u["spot"]) >= 1] in (
         [], ["A EDI", "F GLA"])
     screenshot(page, "units-1400-twentieth-century-europe")
+
+
+#: the pending arrow of an order and the "needs an order" rings, on screen
+PENDING = """(order) => {
+  const svg = document.querySelector('[data-testid="map"] svg');
+  const m = svg.getScreenCTM();
+  const screen = (x, y) => { const p = new DOMPoint(x, y).matrixTransform(m); return [p.x, p.y]; };
+  const paths = [...svg.querySelectorAll(`[data-pending="${order}"] path`)];
+  const d = paths[paths.length - 1].getAttribute('d').split(/[ ML]+/).filter(Boolean).map(Number);
+  const rings = [...svg.querySelectorAll('[data-needs-order]')].map((c) => {
+    const b = c.getBoundingClientRect();
+    return {loc: c.dataset.needsOrder, at: [b.left + b.width / 2, b.top + b.height / 2], w: b.width};
+  });
+  return {start: screen(d[0], d[1]), rings};
+}"""
+
+
+def test_pending_orders_follow_the_units_as_drawn(new_context: NewContext, web_api: Api) -> None:
+    """Issue 29 §1 on a phone: where units are grown and spread apart, a pending
+    order's arrow starts at its unit as drawn (not at the spot under another unit),
+    and the rings on the units still to order are round the units as drawn, larger
+    than them; zoomed in, the orders follow the units back to their spots."""
+    seats = seated_game(web_api, "standard")
+    send_orders(web_api, seats, CROWD, ready=False)
+    process_now(web_api, seats)
+    game_id = seats.table.id
+    page = player_page(new_context, seats.names["germany"], f"/games/{game_id}", **PHONE)
+    open_game(page, game_id, "F1901M")
+    order_by_text(page, "F HOL - BEL")
+
+    def check() -> None:
+        units = {u["loc"]: u for u in page.evaluate(DRAWN)}
+        got = page.evaluate(PENDING, "F HOL - BEL")
+        assert math.dist(got["start"], units["hol"]["at"]) < 1.5, (got, units["hol"])
+        assert {r["loc"].lower() for r in got["rings"]} == {"ruh", "kie"}, got["rings"]
+        for ring in got["rings"]:
+            unit = units[ring["loc"].lower()]
+            assert math.dist(ring["at"], unit["at"]) < 1.5 and ring["w"] > unit["w"], (ring, unit)
+
+    check()
+    assert any(u["leader"] for u in page.evaluate(DRAWN)
+               if u["loc"] in ("hol", "ruh", "kie")), "no crowding: nothing to follow"
+    x, y = map_point(page, "hol")
+    for _ in range(5):
+        page.mouse.move(x, y)
+        page.mouse.wheel(0, -200)
+    check()

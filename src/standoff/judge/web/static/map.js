@@ -166,7 +166,8 @@ class MapView {
      drawn spread apart (spreadDiscs), each as near its spot as the others let it,
      with a leader line and a dot tying it to its spot (in #unit-leaders, under the units); zoomed in until there is
      room, they are back on their spots. A unit keeps its data-x/-y (its spot) and
-     says where it is drawn in data-drawn-x/-y; a tap on it, wherever drawn, is on
+     says where it is drawn in data-drawn-x/-y (and, grown, its radius in
+     data-drawn-r); a tap on it, wherever drawn, is on
      the unit. The box gets a "unitsplaced" event after each placing. */
   placeUnits(units, discs, drawn, s) {
     let leaders = this.svg.querySelector("#unit-leaders");
@@ -196,6 +197,7 @@ class MapView {
         delete g.dataset.drawnX;
         delete g.dataset.drawnY;
       }
+      if (k > 1) g.dataset.drawnR = r; else delete g.dataset.drawnR;
       if (leaders && moved > LEADER_SHARE * r) {
         leaders.append(
           svgNode("line", {x1: x, y1: y, x2: px, y2: py, "stroke-width": LEADER_PX,

@@ -2,10 +2,13 @@
    §1): arrows for moves and retreats, dashed lines for supports, dotted ones for
    convoys, a ring for a hold, a plus for a build, a cross for a removal, a "P"
    for a canal permit; and a dashed ring on each unit still without an order.
-   Positions come from the renderer's own SVG: a unit's data-x/-y, else where a
+   Positions come from the renderer's own SVG: where a unit is drawn (map.js's
+   data-drawn-x/-y, else its data-x/-y), else where a
    unit of the space (or coast) would stand (the space's data-x/-y, data-coasts),
    else the space's name (data-name), else the middle of the space's shape. A click on a
-   drawn order calls ``onRemove(order)``. Drawn in the page only: the server
+   drawn order calls ``onRemove(order)``; a removal's cross and a permit's P are
+   drawn over the units (a unit grown to MIN_UNIT_PX would hide them), tap-through.
+   Redrawn whenever map.js places the units again (a zoom). Drawn in the page only: the server
    never draws pending orders. The shapes are StandoffPlay.shapes (play.js). */
 "use strict";
 
@@ -15,16 +18,32 @@ class OrderOverlay {
   constructor(map, onRemove) {
     this.map = map;
     this.onRemove = onRemove;
+    this.last = null;
+    // a zoom grows and spreads the units (map.js): the orders follow them
+    map.box.addEventListener("unitsplaced", () => { if (this.last) this.draw(...this.last); });
+  }
+
+  /* the unit standing at a location ("STP/SC" -> that coast's fleet, else the
+     province's unit), not a dislodged one */
+  unitAt(svg, loc) {
+    const low = String(loc).toLowerCase();
+    const base = low.split("/")[0];
+    const units = [...svg.querySelectorAll("[data-unit]")].filter((u) => u.dataset.dislodged !== "1");
+    for (const key of [low, base]) {
+      const unit = units.find((u) => String(u.dataset.location).toLowerCase() === key);
+      if (unit && unit.dataset.x) return unit;
+    }
+    return null;
   }
 
   /* a location's point on the map ("STP/SC" -> the unit there, else the province) */
   point(svg, loc) {
     const low = String(loc).toLowerCase();
     const base = low.split("/")[0];
-    for (const key of [low, base]) {
-      const unit = [...svg.querySelectorAll("[data-unit]")].find(
-        (u) => String(u.dataset.location).toLowerCase() === key && u.dataset.dislodged !== "1");
-      if (unit && unit.dataset.x) return [Number(unit.dataset.x), Number(unit.dataset.y)];
+    const unit = this.unitAt(svg, loc);
+    if (unit) {  // where it is drawn: spread apart from its neighbours on a phone
+      const d = unit.dataset;
+      return [Number(d.drawnX ?? d.x), Number(d.drawnY ?? d.y)];
     }
     const space = svg.querySelector(`[data-space="${CSS.escape(base)}"]`);
     const spot = space && StandoffPlay.spaceSpot(space.dataset, low);
@@ -38,10 +57,12 @@ class OrderOverlay {
     return null;
   }
 
-  /* the radius the map gives its units (for rings and arrow gaps) */
+  /* the radius units are drawn at (for rings and arrow gaps): the largest, as
+     map.js grows them to MIN_UNIT_PX on a small screen (data-drawn-r) */
   unitRadius(svg) {
-    const u = svg.querySelector("[data-unit][data-r]");
-    return u ? Number(u.dataset.r) : 10;
+    const radii = [...svg.querySelectorAll("[data-unit][data-r]")].map(
+      (u) => Number(u.dataset.drawnR ?? u.dataset.r)).filter((r) => r > 0);
+    return radii.length ? Math.max(...radii) : 10;
   }
 
   node(tag, attrs) {
@@ -52,11 +73,17 @@ class OrderOverlay {
 
   /* draw ``orders`` ([{order, option}]) and rings on ``todo`` (locations) */
   draw(orders, todo) {
+    this.last = [orders, todo];
     const svg = this.map.svg;
     if (!svg) return;
-    const old = svg.querySelector("#pending-orders");
-    if (old) old.remove();
+    for (const id of ["pending-orders", "pending-marks"]) {
+      const old = svg.querySelector("#" + id);
+      if (old) old.remove();
+    }
     const layer = this.node("g", {id: "pending-orders", "data-testid": "pending-orders"});
+    // what is drawn on a unit (a removal's cross, a permit's P) goes over the units,
+    // where a grown unit cannot hide it, and lets taps through to the unit
+    const marks = this.node("g", {id: "pending-marks", "pointer-events": "none"});
     const r = this.unitRadius(svg);
     const defs = svg.querySelector("defs") || svg.insertBefore(this.node("defs", {}), svg.firstChild);
     if (!svg.querySelector("#pending-arrow")) {
@@ -77,7 +104,7 @@ class OrderOverlay {
       const title = this.node("title", {});
       title.textContent = order + " (click to remove)";
       g.append(title);
-      for (const s of StandoffPlay.shapes(option, at)) this.shape(g, s, r);
+      for (const s of StandoffPlay.shapes(option, at)) this.shape(g, s, r, marks);
       if (g.childNodes.length < 2) continue;
       g.addEventListener("click", (ev) => { ev.stopPropagation(); this.onRemove(order); });
       layer.append(g);
@@ -86,9 +113,12 @@ class OrderOverlay {
     // click on it picks, and an order's arrow is still clicked along its length
     const units = svg.querySelector("#units");
     if (units) units.before(layer); else svg.append(layer);
+    svg.append(marks);
   }
 
-  shape(g, s, r) {
+  /* one shape of an order into ``g`` (under the units: its lines and the rings a
+     click on takes the order back); a mark on a unit also into ``marks`` */
+  shape(g, s, r, marks) {
     const w = Math.max(2, r * 0.32);
     const line = (a, b, extra) => this.node("path", {d: `M${a[0]} ${a[1]} L${b[0]} ${b[1]}`,
       fill: "none", stroke: "#111", "stroke-width": w, "stroke-linecap": "round", ...extra});
@@ -117,16 +147,19 @@ class OrderOverlay {
       line([x, y - r * 0.7], [x, y + r * 0.7], {stroke: "#2e7d32"}));
     } else if (s.shape === "remove") {
       const [x, y] = s.from;
-      g.append(this.node("circle", {cx: x, cy: y, r: r * 1.3, fill: "transparent", stroke: "none"}),
-        line([x - r, y - r], [x + r, y + r], {stroke: "#b3261e"}),
+      g.append(this.node("circle", {cx: x, cy: y, r: r * 1.3, fill: "transparent", stroke: "#b3261e",
+        "stroke-width": w}));
+      marks.append(line([x - r, y - r], [x + r, y + r], {stroke: "#b3261e", "data-mark": "remove"}),
         line([x - r, y + r], [x + r, y - r], {stroke: "#b3261e"}));
     } else if (s.shape === "permit") {
       const [x, y] = s.from;
+      g.append(this.node("circle", {cx: x, cy: y, r: r * 1.3, fill: "transparent", stroke: "#0b7f86",
+        "stroke-width": w}));
       const t = this.node("text", {x, y: y + r * 0.45, "text-anchor": "middle", "font-size": r * 1.4,
-        "font-weight": "bold", fill: "#0b7f86"});
+        "font-weight": "bold", fill: "#0b7f86", "data-mark": "permit"});
       t.textContent = "P";
-      g.append(this.node("circle", {cx: x, cy: y, r: r, fill: "#ffffffcc", stroke: "#0b7f86",
-        "stroke-width": w}), t);
+      marks.append(this.node("circle", {cx: x, cy: y, r: r * 0.75, fill: "#ffffffcc", stroke: "#0b7f86",
+        "stroke-width": w * 0.6}), t);
     }
   }
 }
