@@ -84,6 +84,13 @@ def test_pending_orders_drawn_and_the_last_turn_on_the_map(
     expect(page.get_by_test_id("map-caption")).to_contain_text("last turn")
     # the renderer's drawn orders of the processed phase, not the pending ones
     expect(page.get_by_test_id("map").locator("[data-order]").first).to_be_attached()
+    # drawn over the units (which the page may grow), letting taps through to them
+    assert page.evaluate("""() => {
+        const svg = document.querySelector('[data-testid="map"] svg');
+        const orders = svg.querySelector('#orders'), units = svg.querySelector('#units');
+        return units.compareDocumentPosition(orders) === Node.DOCUMENT_POSITION_FOLLOWING
+            && getComputedStyle(orders).pointerEvents === 'none';
+    }""")
     screenshot(page, f"game-{variant}-after-phase-last-turn")
     page.get_by_test_id("map-now").click()
     expect(page.get_by_test_id("map")).to_have_attribute("data-showing", "now")

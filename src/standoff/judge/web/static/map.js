@@ -108,6 +108,12 @@ class MapView {
     if (!this.svg) return;
     this.svg.removeAttribute("width");
     this.svg.removeAttribute("height");
+    // the renderer's drawn orders (the last turn, a board's step) over the units:
+    // grown to MIN_UNIT_PX here, units would hide a removal's cross or a short move
+    // (the orders let taps through to the units)
+    const drawnOrders = this.svg.querySelector("#orders");
+    const units = this.svg.querySelector("#units");
+    if (drawnOrders && units) units.after(drawnOrders);
     this.full = this.svg.getAttribute("viewBox").split(/[\s,]+/).map(Number);
     this.view = keep || this.full.slice();
     this.placedAt = null;
