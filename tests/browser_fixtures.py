@@ -465,6 +465,18 @@ def played_1901(api: Api) -> Seats:
     return seats
 
 
+def refuse_dialogs(page: Page) -> list[str]:
+    """Dismiss the page's next question (a confirm()), keeping what it asked: the list
+    fills when it is asked. Call again before each question to refuse."""
+    asked: list[str] = []
+
+    def refuse(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.dismiss()
+    page.once("dialog", refuse)
+    return asked
+
+
 def no_sideways_scroll(page: Page) -> None:
     """Nothing on the page is wider than its viewport (no sideways scrolling)."""
     width = int(page.evaluate("document.documentElement.scrollWidth"))

@@ -21,6 +21,7 @@ from browser_fixtures import (
     order_by_text,
     player_page,
     process_now,
+    refuse_dialogs,
     screenshot,
     seated_game,
     send_orders,
@@ -107,12 +108,7 @@ def test_all_units_ordered_and_ready_warns_first(new_context: NewContext, web_ap
     expect(page.get_by_test_id("order-loc-PAR")).to_have_class("small todo")
     toggle = page.get_by_test_id("ready-toggle")
     expect(toggle).to_have_attribute("data-unordered", "3")
-    messages: list[str] = []
-
-    def refuse(dialog: Any) -> None:
-        messages.append(dialog.message)
-        dialog.dismiss()
-    page.once("dialog", refuse)
+    messages = refuse_dialogs(page)
     toggle.click()
     expect(toggle).to_have_attribute("aria-pressed", "false")
     assert messages and "3 of your units have no order" in messages[0]

@@ -34,6 +34,7 @@ from browser_fixtures import (
     order_by_text,
     player_page,
     process_now,
+    refuse_dialogs,
     screenshot,
     seated_game,
     send_orders,
@@ -175,12 +176,7 @@ def test_phone_ready_warns_and_process_now_asks(new_context: NewContext, web_api
     open_game(page, seats.table.id, "S1901M")
     toggle = page.get_by_test_id("ready-toggle")
     expect(toggle).to_have_attribute("data-unordered", "3")
-    asked: list[str] = []
-
-    def refuse(dialog: Any) -> None:
-        asked.append(dialog.message)
-        dialog.dismiss()
-    page.once("dialog", refuse)
+    asked = refuse_dialogs(page)
     toggle.tap()
     expect(toggle).to_have_attribute("aria-pressed", "false")
     assert asked and "3 of your units have no order" in asked[0], asked
@@ -189,9 +185,9 @@ def test_phone_ready_warns_and_process_now_asks(new_context: NewContext, web_api
     master = _phone(new_context, seats.master_name, f"/games/{seats.table.id}")
     process = master.get_by_test_id("master-process")
     expect(process).to_be_visible()
-    master.once("dialog", refuse)
+    asked_master = refuse_dialogs(master)
     process.tap()
-    assert len(asked) == 2 and "Process this phase now" in asked[1], asked
+    assert asked_master and "Process this phase now" in asked_master[0], asked_master
     master.wait_for_timeout(300)
     assert web_api.game(seats.table)["phase"] == "S1901M"
     master.once("dialog", lambda dialog: dialog.accept())

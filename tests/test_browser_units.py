@@ -120,6 +120,17 @@ CROWD = {"germany": ["F KIE - HOL", "A MUN - RUH", "A BER - KIE"],
 LOW_COUNTRIES = {"hol", "ruh", "kie", "pic", "bur", "nth", "eng"}
 
 
+def _crowded(new_context: NewContext, web_api: Api) -> Any:
+    """Germany's page at 390 px in Fall 1901, after CROWD."""
+    seats = seated_game(web_api, "standard")
+    send_orders(web_api, seats, CROWD, ready=False)
+    process_now(web_api, seats)
+    game_id = seats.table.id
+    page = player_page(new_context, seats.names["germany"], f"/games/{game_id}", **PHONE)
+    open_game(page, game_id, "F1901M")
+    return page
+
+
 def test_phone_whole_map_units_apart_and_each_tapped(
         new_context: NewContext, web_api: Api) -> None:
     """Standard at 390 px, the whole map in view, after a Spring that crowds the
@@ -127,12 +138,7 @@ def test_phone_whole_map_units_apart_and_each_tapped(
     18 px, those moved off their spots have leader lines, and a tap on each unit in
     the Low Countries picks that unit (its location reaches the map's onPick).
     Zoomed in, units get their room back and stand on their spots again."""
-    seats = seated_game(web_api, "standard")
-    send_orders(web_api, seats, CROWD, ready=False)
-    process_now(web_api, seats)
-    game_id = seats.table.id
-    page = player_page(new_context, seats.names["germany"], f"/games/{game_id}", **PHONE)
-    open_game(page, game_id, "F1901M")
+    page = _crowded(new_context, web_api)
     units = _check_apart(page)
     moved = [u for u in units if u["leader"]]
     assert moved, "nothing to spread at 390 px: the test no longer crowds the map"
@@ -204,7 +210,8 @@ PENDING = """(order) => {
   const d = paths[paths.length - 1].getAttribute('d').split(/[ ML]+/).filter(Boolean).map(Number);
   const rings = [...svg.querySelectorAll('[data-needs-order]')].map((c) => {
     const b = c.getBoundingClientRect();
-    return {loc: c.dataset.needsOrder, at: [b.left + b.width / 2, b.top + b.height / 2], w: b.width};
+    return {loc: c.dataset.needsOrder, w: b.width,
+            at: [b.left + b.width / 2, b.top + b.height / 2]};
   });
   return {start: screen(d[0], d[1]), rings};
 }"""
@@ -215,12 +222,7 @@ def test_pending_orders_follow_the_units_as_drawn(new_context: NewContext, web_a
     order's arrow starts at its unit as drawn (not at the spot under another unit),
     and the rings on the units still to order are round the units as drawn, larger
     than them; zoomed in, the orders follow the units back to their spots."""
-    seats = seated_game(web_api, "standard")
-    send_orders(web_api, seats, CROWD, ready=False)
-    process_now(web_api, seats)
-    game_id = seats.table.id
-    page = player_page(new_context, seats.names["germany"], f"/games/{game_id}", **PHONE)
-    open_game(page, game_id, "F1901M")
+    page = _crowded(new_context, web_api)
     order_by_text(page, "F HOL - BEL")
 
     def check() -> None:
