@@ -187,6 +187,14 @@ def test_builds_removals_and_a_waive_by_clicks_in_a_winter(
     expect(page.get_by_test_id("board-error")).to_be_empty()
     expect(page.get_by_test_id("map")).to_have_attribute("data-orders", "6")  # WAIVE too
     expect(page.get_by_test_id("map").locator('[data-order="BUILD F STP/NC"]')).to_have_count(1)
+    # a build's square stays round a unit of the page's smallest size (18 px), and the
+    # built unit's badge is no smaller than half of it, whatever the screen
+    squares = page.get_by_test_id("map").locator('#orders rect[data-order^="BUILD "]')
+    badges = page.get_by_test_id("map").locator("#orders [data-build] rect")
+    expect(badges).to_have_count(3)
+    for marks, least in ((squares, 18 * 1.4), (badges, 18 * 0.7)):
+        sizes = marks.evaluate_all("(els) => els.map((e) => e.getBoundingClientRect().width)")
+        assert len(sizes) == 3 and min(sizes) >= least - 1, (least, sizes)
     if tap:
         no_sideways_scroll(page)
     screenshot(page, f"board-standard-winter-builds-{device}")

@@ -165,6 +165,26 @@ class MapView {
       return {x, y, r: r * k, k};
     });
     this.placeUnits(units, discs, spreadDiscs(discs, UNIT_GAP_PX * s, this.area), s);
+    this.sizeBuilds(s);
+  }
+
+  /* The renderer's drawn builds (a square round the site, 2.8 unit sizes across, and
+     the built unit's badge, 1.4) grow with the units: round a unit grown to
+     MIN_UNIT_PX, never smaller than it, about their own centre. */
+  sizeBuilds(s) {
+    const marks = [
+      ...[...this.svg.querySelectorAll('#orders rect[data-order^="BUILD "]')].map((r) => [r, r, 2.8]),
+      ...[...this.svg.querySelectorAll("#orders [data-build]")].map((g) => [g, g.querySelector("rect"), 1.4]),
+    ];
+    for (const [el, rect, across] of marks) {
+      if (!rect) continue;
+      const w = Number(rect.getAttribute("width"));
+      const cx = Number(rect.getAttribute("x")) + w / 2, cy = Number(rect.getAttribute("y")) + w / 2;
+      const size = w / across;  // the renderer's unit size
+      const k = size > 0 ? Math.max(1, (MIN_UNIT_PX / 2) * s / size) : 1;
+      if (k > 1) el.setAttribute("transform", `translate(${cx} ${cy}) scale(${k}) translate(${-cx} ${-cy})`);
+      else el.removeAttribute("transform");
+    }
   }
 
   /* Where units grown to MIN_UNIT_PX would cover each other (the Low Countries and
