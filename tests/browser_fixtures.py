@@ -465,6 +465,19 @@ def played_1901(api: Api) -> Seats:
     return seats
 
 
+def a_legal_move(api: Api, seats: Seats, power: str) -> dict[str, Any]:
+    """One legal move of ``power`` (the engine's own option, as ``GET .../legal/options``
+    gives it), or a build in a variant that starts with builds (the Twentieth
+    Century's Winter 1900)."""
+    table = api.json("GET", f"/games/{seats.table.id}/legal/options", seats.table.players[power])
+    for kind in ("move", "build"):
+        for options in table.values():
+            for option in options:
+                if option["kind"] == kind:
+                    return dict(option)
+    raise AssertionError(f"{power} has no move nor build")
+
+
 def refuse_dialogs(page: Page) -> list[str]:
     """Dismiss the page's next question (a confirm()), keeping what it asked: the list
     fills when it is asked. Call again before each question to refuse."""

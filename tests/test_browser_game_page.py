@@ -15,6 +15,7 @@ from playwright.sync_api import expect
 
 from browser_fixtures import (
     PHONE,
+    a_legal_move,
     NewContext,
     Seats,
     no_sideways_scroll,
@@ -30,18 +31,6 @@ from browser_fixtures import (
 from judge_fixtures import Api
 
 VARIANTS = ["standard", "sahara", "twin-earths", "city-country", "twentieth-century", "1939-iv"]
-
-
-def _a_move(api: Api, seats: Seats, power: str) -> dict[str, Any]:
-    """One legal move of ``power`` (the engine's own option), or a build in a variant
-    that starts with builds (the Twentieth Century's Winter 1900)."""
-    table = api.json("GET", f"/games/{seats.table.id}/legal/options", seats.table.players[power])
-    for kind in ("move", "build"):
-        for options in table.values():
-            for option in options:
-                if option["kind"] == kind:
-                    return dict(option)
-    raise AssertionError(f"{power} has no move nor build")
 
 
 def _open(page: Any, game_id: int) -> None:
@@ -61,7 +50,7 @@ def test_pending_orders_drawn_and_the_last_turn_on_the_map(
     page = player_page(new_context, seats.names[power])
     _open(page, seats.table.id)
     prompt = page.get_by_test_id("phase-prompt")
-    move = _a_move(web_api, seats, power)
+    move = a_legal_move(web_api, seats, power)
     kind = "orders" if move["kind"] == "move" else "builds"
     expect(prompt).to_have_attribute("data-kind", kind)
     rings = page.locator("[data-needs-order]")
