@@ -123,7 +123,7 @@ class OrderOverlay {
     const line = (a, b, extra) => this.node("path", {d: `M${a[0]} ${a[1]} L${b[0]} ${b[1]}`,
       fill: "none", stroke: "#111", "stroke-width": w, "stroke-linecap": "round", ...extra});
     const wide = (a, b) => this.node("path", {d: `M${a[0]} ${a[1]} L${b[0]} ${b[1]}`,
-      stroke: "transparent", "stroke-width": w * 5, fill: "none"});  // an easy target for a click
+      stroke: "transparent", "stroke-width": w * 2.5, fill: "none"});  // a target for a click, no wider than a unit grown to 18 px
     if (s.shape === "arrow" || s.shape === "retreat") {
       const end = StandoffPlay.shorten(s.from, s.to, r);
       g.append(wide(s.from, end), line(s.from, end, {"marker-end": "url(#pending-arrow)",
@@ -132,13 +132,13 @@ class OrderOverlay {
       const dash = s.shape === "support" ? `${w * 3} ${w * 2}` : `${w * 0.2} ${w * 2}`;
       const pts = s.via ? [s.from, s.via, s.to] : [s.from, s.to];
       const d = "M" + pts.map((p) => p[0] + " " + p[1]).join(" L");
-      g.append(this.node("path", {d, stroke: "transparent", "stroke-width": w * 5, fill: "none"}),
+      g.append(this.node("path", {d, stroke: "transparent", "stroke-width": w * 2.5, fill: "none"}),
         this.node("path", {d, fill: "none", stroke: s.shape === "support" ? "#1f6fb2" : "#0b7f86",
           "stroke-width": w, "stroke-dasharray": dash, "stroke-linecap": "round"}));
       g.append(this.node("circle", {cx: s.to[0], cy: s.to[1], r: r * 0.45, fill: "none",
         stroke: s.shape === "support" ? "#1f6fb2" : "#0b7f86", "stroke-width": w}));
     } else if (s.shape === "hold") {
-      g.append(this.node("circle", {cx: s.from[0], cy: s.from[1], r: r * 1.3, fill: "transparent",
+      g.append(this.node("circle", {cx: s.from[0], cy: s.from[1], r: r * 1.3, fill: "none",
         stroke: "#111", "stroke-width": w}));
     } else if (s.shape === "build") {
       const [x, y] = s.from;
@@ -147,13 +147,13 @@ class OrderOverlay {
       line([x, y - r * 0.7], [x, y + r * 0.7], {stroke: "#2e7d32"}));
     } else if (s.shape === "remove") {
       const [x, y] = s.from;
-      g.append(this.node("circle", {cx: x, cy: y, r: r * 1.3, fill: "transparent", stroke: "#b3261e",
+      g.append(this.node("circle", {cx: x, cy: y, r: r * 1.3, fill: "none", stroke: "#b3261e",
         "stroke-width": w}));
       marks.append(line([x - r, y - r], [x + r, y + r], {stroke: "#b3261e", "data-mark": "remove"}),
         line([x - r, y + r], [x + r, y - r], {stroke: "#b3261e"}));
     } else if (s.shape === "permit") {
       const [x, y] = s.from;
-      g.append(this.node("circle", {cx: x, cy: y, r: r * 1.3, fill: "transparent", stroke: "#0b7f86",
+      g.append(this.node("circle", {cx: x, cy: y, r: r * 1.3, fill: "none", stroke: "#0b7f86",
         "stroke-width": w}));
       const t = this.node("text", {x, y: y + r * 0.45, "text-anchor": "middle", "font-size": r * 1.4,
         "font-weight": "bold", fill: "#0b7f86", "data-mark": "permit"});
