@@ -335,7 +335,17 @@ def click_map(page: Page, location: str, tap: bool = False, unit_first: bool = T
 
 def map_units(page: Page) -> dict[str, str]:
     """The units drawn on the game page's map: location (lower case, coast included) to
-    ``"<A|F> <power>"``."""
+    ``"<A|F> <power>"``; once the map shows the phase the page names (its panel may
+    name the new phase a moment before the new map has come)."""
+    page.wait_for_function("""() => {
+        const box = document.querySelector('[data-testid="map"]');
+        const svg = box && box.querySelector('svg');
+        const named = document.querySelector(
+            '[data-testid="game-phase"], [data-testid="board-phase"]');
+        if (!svg) return false;
+        if (!named || box.dataset.showing === 'last') return true;
+        return svg.dataset.phase === named.textContent.trim();
+    }""")
     found: list[list[str]] = page.evaluate(
         """() => [...document.querySelectorAll('[data-testid="map"] [data-unit]')].map(
               (u) => [u.dataset.location, u.dataset.unit.split(' ')[0], u.dataset.power])""")

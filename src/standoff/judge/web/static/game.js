@@ -50,10 +50,17 @@ function tick() {
   document.getElementById("deadline-local").textContent = StandoffPlay.deadlineLine(current);
 }
 
+/* the map of "now" or of the last turn; an answer overtaken by a later request (a
+   phase processed while the toggle is pressed) is dropped, so the map never shows
+   another phase than the panel */
+let mapAsked = 0;
 async function loadMap() {
+  const asked = ++mapAsked;
   const phase = showing === "last" && lastPhase ? `?phase=${encodeURIComponent(lastPhase.phase)}&orders=1` : "";
   const res = await fetch(`/api/v1/games/${GAME.id}/map.svg${phase}`, {credentials: "same-origin"});
-  if (res.ok) map.load(await res.text());
+  const text = res.ok ? await res.text() : null;
+  if (asked !== mapAsked) return;
+  if (text !== null) map.load(text);
   document.getElementById("map").dataset.showing = showing;
   if (pad && showing === "now") pad.highlight();
   drawPending();
