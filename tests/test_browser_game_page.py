@@ -15,9 +15,8 @@ from playwright.sync_api import expect
 
 from browser_fixtures import (
     PHONE,
-    a_legal_move,
     NewContext,
-    Seats,
+    a_legal_move,
     no_sideways_scroll,
     order_by_text,
     player_page,
