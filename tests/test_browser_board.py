@@ -42,6 +42,8 @@ def test_a_board_from_standard_orders_every_power_and_adjudicates(
     page = player_page(new_context, name, permissions=["clipboard-read", "clipboard-write"])
     _new_board(page, "standard")
     expect(page.get_by_test_id("board-phase")).to_have_text("S1901M")
+    expect(page.get_by_test_id("board-phase-title")).to_have_text("Spring 1901, Movement")
+    expect(page.get_by_test_id("board-title")).to_have_text("Standard Diplomacy")
     # France's army by clicks (any power's unit: the board's legal options)
     click_map(page, "par")
     page.get_by_test_id("board-kind-move").click()

@@ -23,12 +23,18 @@ def test_a_board_from_a_game_plays_on_with_the_real_rules(db_url: str) -> None:
         key = board["key"]
         assert board["yours"] and board["at"] == 0 and board["steps"][0]["phase"] == "S1901M"
         assert board["steps"][0]["orders"] == {} and "PIC" not in str(board)
+        # the heading names the phase once, in words beside its short name
+        assert board["title"] == api.game(table, france)["name"]
+        assert board["steps"][0]["phase_title"] == "Spring 1901, Movement"
         # orders for two powers (DATC 6.A-style bounce: both to Burgundy)
         board = api.json("PUT", f"/boards/{key}/orders", france, {"orders": {
             "france": ["A PAR - BUR", "A MAR S A PAR - BUR"], "germany": ["A MUN - BUR"]}})
         assert board["steps"][0]["orders"]["germany"] == ["A MUN - BUR"]
         board = api.json("POST", f"/boards/{key}/adjudicate", france)
         assert board["at"] == 1 and board["steps"][1]["phase"] == "F1901M"
+        assert board["steps"][1]["phase_title"] == "Fall 1901, Movement"
+        legend = api.call("GET", f"/boards/{key}/map.svg").text
+        assert f"{board['title']}: Fall 1901, Movement" in legend and "F1901M:" not in legend
         units = board["steps"][1]["position"]["units"]
         assert "A BUR" in units["france"] and "A MUN" in units["germany"]
         assert len(board["steps"][0]["results"]) == 3  # what each order came to, kept

@@ -41,6 +41,7 @@ from standoff import (
     Options,
     Order,
     OrderResult,
+    Phase,
     Position,
     StandoffError,
     UnitType,
@@ -291,6 +292,15 @@ class Rules:
         """The state's phase as people read it: ``Spring 1902, Movement``."""
         record = self._load(state)
         return record.position.phase.long_name(self.variant.calendar)
+
+    def phase_title_of(self, phase: str) -> str:
+        """A phase's short name (``S1902M``) as people read it, without building a
+        game (a board names every step's phase); a name the calendar cannot read is
+        given back as it is."""
+        try:
+            return Phase.parse(phase, self.variant.calendar).long_name(self.variant.calendar)
+        except StandoffError:
+            return phase
 
     def powers_to_order(self, state: dict[str, Any]) -> list[str]:
         """The powers that must act this phase (units, retreats, adjustments): the

@@ -435,6 +435,7 @@ class BoardStepIn(StrictBody):
 
 class BoardStepOut(BaseModel):
     phase: str
+    phase_title: str = Field(description="the phase as people read it: Spring 1902, Movement")
     position: dict[str, Any]
     orders: dict[str, list[str]]
     results: list[dict[str, Any]]

@@ -41,8 +41,10 @@ def _out(board: BoardRow, user_id: int | None, rules: Rules) -> BoardOut:
     return BoardOut(
         key=board.key, title=board.title, variant=board.variant, at=board.at,
         powers=dict(rules.power_names),
-        steps=[BoardStepOut(phase=str(state["position"]["phase"]), position=state["position"],
-                            orders=orders, results=results, outcome=state.get("outcome"))
+        steps=[BoardStepOut(phase=str(state["position"]["phase"]),
+                            phase_title=rules.phase_title_of(str(state["position"]["phase"])),
+                            position=state["position"], orders=orders, results=results,
+                            outcome=state.get("outcome"))
                for state, orders, results in zip(board.steps, board.orders, board.results,
                                                  strict=True)],
         yours=board.owner_id == user_id, created_at=board.created_at,
@@ -73,7 +75,7 @@ def new_board(body: BoardIn, who: CallerDep, j: JudgeDep) -> BoardOut:
                     raise not_found(f"game {game.id} has no phase {phase}")
                 position = row.position
             state = {**game.state, "position": position, "outcome": None}
-            title = f"{game.name}, {phase}"
+            title = game.name
             made = boards.make_board(s, j, who, title, game.variant, game.variant_file,
                                      game.variant_sha256, state, now)
         elif body.board is not None:
@@ -83,7 +85,7 @@ def new_board(body: BoardIn, who: CallerDep, j: JudgeDep) -> BoardOut:
                                      source.steps[source.at], now)
         else:
             rules = bundled_rules(body.variant or "")
-            made = boards.make_board(s, j, who, f"{rules.title}, the start", rules.name, None,
+            made = boards.make_board(s, j, who, rules.title, rules.name, None,
                                      None, rules.new_state({}), now)
         return _out(made, who.user_id, j.variants.rules(made))
 
@@ -172,7 +174,7 @@ def board_map(key: BoardKey, who: MaybeCaller, j: JudgeDep,
             raise not_found(f"this board has steps 0 to {len(board.steps) - 1}")
         state, drawn, results = board.steps[n], board.orders[n], board.results[n]
         rules = j.variants.rules(board)
-        title = f"{board.title}: {state['position']['phase']}"
+        title = f"{board.title}: {rules.phase_title_of(str(state['position']['phase']))}"
     svg = rules.render_svg(state["position"], drawn if orders else None,
                            results if orders else None, title=title)
     return Response(svg, media_type="image/svg+xml")

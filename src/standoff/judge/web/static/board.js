@@ -32,6 +32,7 @@ function render() {
   document.title = board.title + " · standoff";
   document.getElementById("board-title").textContent = board.title;
   document.getElementById("board-phase").textContent = s.phase;
+  document.getElementById("board-phase-title").textContent = s.phase_title;
   document.getElementById("board-step").textContent = `step ${shown + 1} of ${board.steps.length}`;
   document.getElementById("board-prev").disabled = shown === 0;
   document.getElementById("board-next").disabled = shown >= board.steps.length - 1;
