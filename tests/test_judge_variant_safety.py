@@ -304,6 +304,58 @@ def test_a_stored_game_plays_its_own_file_whatever_its_name(
     assert svg.startswith("<svg") or svg.startswith("<?xml")
 
 
+def test_a_restarted_judge_lists_games_without_building_their_variants(
+        db_url: str, servers: list[ServerProcess]) -> None:
+    """Issue 26 item 1: after a restart, the first anonymous ``GET /games`` took 56 s
+    and 2.3 GiB, because the listing rebuilt a stored upload. Here two stored games
+    carry files no engine could build (the bomb, as a game stored before the size
+    bound would hold it, and text that is not a variant at all): a listing that built
+    either would fail. After a restart, the first anonymous listing names both games
+    and the server grows by under 50 MiB."""
+    server = ServerProcess(db_url).start()
+    servers.append(server)
+    api = server.client()
+    token = api.signup()
+    ids = [api.json("POST", "/games", token, {
+        "name": f"heavy {k}", "variant_file": SMALL.format(name=f"heavy{k}", title="Heavy",
+                                                         base="standard")}, expect=201)["id"]
+           for k in range(2)]
+    for game_id, text in zip(ids, (BOMB, "this is not a variant file ["), strict=True):
+        _set_columns(db_url, game_id, variant_file=text,
+                     variant_sha256=hashlib.sha256(text.encode()).hexdigest())
+    server.kill()
+    server = ServerProcess(db_url).start()
+    servers.append(server)
+    assert server.proc is not None
+    before = rss(server.proc.pid)
+    listed = server.client().json("GET", "/games")
+    names = {g["name"] for g in listed}
+    assert {"heavy 0", "heavy 1"} <= names
+    assert rss(server.proc.pid) - before < 50 * MIB
+
+
+def test_the_upload_checks_limits_of_time_and_memory_are_applied(
+        db_url: str, servers: list[ServerProcess]) -> None:
+    """Issue 26 item 1: uploads are checked "in a bounded worker (time and memory)".
+    A server told to give the check 0.05 s refuses a large valid file with the limit
+    it reached; one told to give it 20 MiB (less than any check needs) refuses even a
+    small file, saying so; both go on serving."""
+    text = grid_variant(36, "gridworld", pad=360)
+    limits: list[tuple[dict[str, str], str]] = [
+        ({"STANDOFF_UPLOAD_CHECK_SECONDS": "0.05"}, "took longer than 0.05 s"),
+        ({"STANDOFF_UPLOAD_CHECK_MEMORY_MIB": "20"}, "needed more than 20 MiB")]
+    for env, said in limits:
+        server = ServerProcess(db_url, None, (), None, **env).start()
+        servers.append(server)
+        api = server.client()
+        token = api.signup()
+        got = api.call("POST", "/games", token, {"name": "grid", "variant_file": text},
+                       expect=422).json()
+        assert said in got["detail"], got
+        api.call("POST", "/games", token, {"name": "plain", "variant": "standard"}, expect=201)
+        server.kill()
+
+
 # -- item 2: a game that fails to process delays no other ------------------------------------
 
 def _poison(db_url: str, game_id: int, copies: int) -> list[int]:
