@@ -418,6 +418,10 @@ class BoardOrdersIn(StrictBody):
     orders: Annotated[dict[PowerName, Annotated[list[OrderText], Field(max_length=500)]],
                       Field(max_length=60)] = Field(
         description="{power: [orders]}: replaces those powers' orders at the step shown")
+    #: false (the default): each power's orders given replace all its orders at the
+    #: step; true: they are added to them, each replacing only its unit's earlier
+    #: order (the engine's rule, as ``OrdersIn.merge``: the board's clicks send this)
+    merge: bool = False
 
 
 class BoardUnitsIn(StrictBody):
