@@ -264,7 +264,7 @@ def test_a_busy_worker_keeps_its_jobs_and_a_stalled_one_loses_them(db_url: str) 
             assert {job.id for job in theirs} == {job.id for job in mine}
             assert all(job.attempts == 2 for job in theirs)
             assert bot_jobs.renew(judge, mine, now=later + lease * 1.2) == set()
-            stale = [bot_jobs.Outcome(job, ["A PAR H"], None, 0.1) for job in mine]
+            stale = [bot_jobs.JobOutcome(job, ["A PAR H"], None, 0.1) for job in mine]
             assert not bot_jobs.finish(judge, stale)
             game = api.json("GET", f"/games/{gid}", me)
             assert not any(p["submitted"] for p in game["powers"].values())

@@ -112,7 +112,8 @@ def test_a_variant_notes_its_special_rules_within_bounds() -> None:
     """``[variant] notes``: the special rules in a few lines (issue 29: shown on the game
     page); a derived variant does not inherit its base's; a designer's file is bounded."""
     from standoff import StandoffError, load_variant
-    from standoff.core.variant import MAX_NOTES, variant_from_text
+    from standoff.core.variant import variant_from_text
+    from standoff.core.variant_sections import MAX_NOTES
 
     assert load_variant("standard").notes and load_variant("sahara").notes != load_variant(
         "standard").notes

@@ -50,13 +50,12 @@ from typing import Any, Final
 
 from .errors import NotationError, StandoffError, VariantError
 from .features import Features
-from .geography import Board, Province, Terrain, UnitType, province_of
+from .geography import Board, UnitType, province_of
 from .hooks import (
     BUILD_SITES,
     MAP_CHANGES,
     NEUTRAL_ORDERS,
     TRANSFORMS,
-    VICTORY,
     BuildCentre,
     BuildSites,
     NeutralOrders,
@@ -65,8 +64,9 @@ from .hooks import (
 )
 from .hooks.neutral import CivilDisorder
 from .limits import check_size, checked_transforms
-from .phase import Calendar, Era, Phase
-from .victory import CentreCountWinner, VictoryRule
+from .phase import Calendar, Phase
+from .variant_sections import build_board, read_calendar, read_notes, read_unit, read_victory
+from .victory import VictoryRule
 
 
 @dataclass(frozen=True, slots=True)
@@ -451,111 +451,13 @@ def _merge(base: dict[str, Any], top: Mapping[str, Any], depth: int = 0) -> dict
     return out
 
 
-def _edges(text: str | list[str]) -> list[tuple[str, str]]:
-    out = []
-    items = text.split() if isinstance(text, str) else text
-    for item in items:
-        a, sep, b = item.partition("-")
-        if not sep or not a or not b:
-            raise VariantError(f"bad link {item!r} (expected 'a-b')")
-        out.append((a, b))
-    return out
-
-
-def build_board(data: Mapping[str, Any]) -> Board:
-    """The board of a variant's raw data (``provinces`` and ``adjacency``)."""
-    provinces = []
-    for pid, p in data["provinces"].items():
-        terrain = Terrain(p["terrain"])
-        provinces.append(
-            Province(
-                id=pid,
-                name=p["name"],
-                terrain=terrain,
-                supply_centre=bool(p.get("centre", False)),
-                coasts=tuple(f"{pid}/{c}" for c in p.get("coasts", ())),
-                aliases=tuple(p.get("aliases", ())),
-                capacity=int(p.get("capacity", 1)),
-                convoys=bool(p.get("convoys", terrain is Terrain.SEA)),
-                level=str(p.get("level", "")),
-            )
-        )
-    adj = data["adjacency"]
-    return Board.build(
-        provinces,
-        _edges(adj.get("army", "")),
-        _edges(adj.get("fleet", "")),
-        _edges(adj.get("strike_only", "")),
-        {str(c): [str(x) for x in seas] for c, seas in data.get("canals", {}).items()},
-    )
-
-
-def _calendar(head: Mapping[str, Any], cal: Mapping[str, Any]) -> Calendar:
-    seasons = tuple(cal.get("seasons", head.get("seasons", ("Spring", "Fall"))))
-    optional = cal.get("optional", ())
-    eras = tuple(
-        Era(int(e["from_year"]), tuple(e["seasons"]), str(e["adjustment_season"]))
-        for e in cal.get("eras", ())
-    )
-    for era in eras:
-        if len(era.seasons) != len(seasons):
-            raise VariantError(f"calendar era from {era.from_year} names "
-                               f"{len(era.seasons)} seasons, not {len(seasons)}")
-    return Calendar(
-        seasons=seasons,
-        adjustment_season=cal.get("adjustment_season", head.get("adjustment_season", "Winter")),
-        letters=tuple(cal.get("letters", ())),
-        adjustment_letter=str(cal.get("adjustment_letter", "")),
-        optional=frozenset(seasons.index(o) for o in optional),
-        eras=eras,
-    )
-
-
-
-#: a variant's notes: at most this many lines, each at most this many characters
-MAX_NOTES = 12
-MAX_NOTE_CHARS = 400
-
-
-def _notes(raw: object) -> tuple[str, ...]:
-    """``[variant] notes``: a list of short strings (a designer's file is bounded like
-    everything it holds)."""
-    if not isinstance(raw, (list, tuple)) or not all(isinstance(n, str) for n in raw):
-        raise VariantError("[variant] notes must be a list of strings")
-    if len(raw) > MAX_NOTES or any(len(n) > MAX_NOTE_CHARS for n in raw):
-        raise VariantError(f"[variant] notes: at most {MAX_NOTES} lines of "
-                           f"{MAX_NOTE_CHARS} characters")
-    return tuple(n.strip() for n in raw)
-
-def _victory(data: Mapping[str, Any], calendar: Calendar) -> VictoryRule:
-    """The victory rule the ``[victory]`` table names by its key
-    (:data:`standoff.core.hooks.VICTORY`); the early ``victory_centres`` of
-    ``[variant]`` is still read."""
-    table = data.get("victory", {})
-    head = data["variant"]
-    if not table and "victory_centres" in head:
-        return CentreCountWinner(int(head["victory_centres"]))
-    kinds = [k for k in VICTORY if k in table]
-    if len(kinds) != 1:
-        raise VariantError(f"[victory] needs exactly one of {', '.join(VICTORY)}")
-    return VICTORY[kinds[0]](table, calendar)
-
-
-def _unit_spec(board: Board, text: str, owner: str) -> tuple[UnitType, str]:
-    kind, loc = text.split()
-    unit_type = UnitType(kind.upper())
-    if not board.can_stand(unit_type, loc):
-        raise VariantError(f"starting unit {text!r} of {owner} cannot stand there")
-    return unit_type, loc
-
-
 def _build(data: dict[str, Any], source: VariantSource | None = None) -> Variant:
     head = data["variant"]
     board = build_board(data)
-    calendar = _calendar(head, data.get("calendar", {}))
+    calendar = read_calendar(head, data.get("calendar", {}))
     powers = {}
     for pid, p in data["powers"].items():
-        units = [_unit_spec(board, u, pid) for u in p.get("units", ())]
+        units = [read_unit(board, u, pid) for u in p.get("units", ())]
         homes = tuple(p["home_centres"])
         for h in homes:
             if not board.provinces[province_of(h)].supply_centre:
@@ -571,7 +473,7 @@ def _build(data: dict[str, Any], source: VariantSource | None = None) -> Variant
                                f"{', '.join(sorted(MAP_CHANGES))})")
         timeline = make(data, board, calendar)
     neutral = data.get("neutral", {})
-    neutral_units = tuple(_unit_spec(board, u, "neutral") for u in neutral.get("units", ()))
+    neutral_units = tuple(read_unit(board, u, "neutral") for u in neutral.get("units", ()))
     neutral_id = str(neutral.get("id", "neutral")) if neutral else ""
     if neutral_id in powers:
         raise VariantError(f"the neutral id {neutral_id!r} is also a power")
@@ -601,10 +503,10 @@ def _build(data: dict[str, Any], source: VariantSource | None = None) -> Variant
         board=board,
         calendar=calendar,
         start=Phase.parse(head.get("start", "S1901M"), calendar),
-        victory=_victory(data, calendar),
+        victory=read_victory(data, calendar),
         hooks=hooks,
         description=str(head.get("description", "")),
-        notes=_notes(head.get("notes", ())),
+        notes=read_notes(head.get("notes", ())),
         builds=builds,
         stranded_fleets=stranded,
         hints={str(k).lower(): str(m)

@@ -132,7 +132,7 @@ def given_up(job: Claimed) -> str | None:
 
 
 @dataclass(frozen=True, slots=True)
-class Outcome:
+class JobOutcome:
     """What a claimed job came to: ``orders`` (canonical, checked; None when the game
     had moved on before the bot was asked) or the ``error`` that failed it."""
 
@@ -142,7 +142,7 @@ class Outcome:
     seconds: float
 
 
-def finish(j: Judge, outcomes: list[Outcome]) -> bool:
+def finish(j: Judge, outcomes: list[JobOutcome]) -> bool:
     """Store the outcomes of jobs of one game and phase, in one transaction under the
     game's row lock. Returns whether the phase became due for processing (the caller
     then processes it). A job no longer this worker's (its lease ran out and another

@@ -130,7 +130,7 @@ class BotWorker:
                     orders = self._orders(job, game, runner)
                 except BotFailed as exc:
                     error = str(exc)
-            outcomes.append(bot_jobs.Outcome(job, orders, error, time.monotonic() - started))
+            outcomes.append(bot_jobs.JobOutcome(job, orders, error, time.monotonic() - started))
             if error is None:
                 self.done += 1
             else:
