@@ -1,4 +1,4 @@
-"""Bots in the judge (issue 28 section 3; the contract: ../shared/spec/bots.md): the
+"""Bots in the judge (issue 28 section 3; the contract: docs/bots-contract.md): the
 bots on offer, seats given to bots at creation or when the join period ends, bot
 turns as database jobs given once per phase by workers (in the server, and in
 ``standoff worker`` processes that are killed mid-job), a bot that fails leaving its
