@@ -77,6 +77,50 @@ def test_doctests(doc: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     assert _run_examples(doc, tmp_path, monkeypatch) >= EXAMPLES.get(_name(doc), 1)
 
 
+def _docstring_examples(path: Path) -> list[tuple[str, int, str]]:
+    """(qualified name, line, docstring) of every docstring in a source file that holds
+    an example, read from the source (a compiled core keeps no method docstrings to
+    find at run time, and the examples must run on both builds)."""
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            doc = ast.get_docstring(node, clean=True)
+            if doc and ">>> " in doc:
+                name = getattr(node, "name", "<module>")
+                out.append((name, getattr(node, "lineno", 1), doc))
+    return out
+
+
+PACKAGE_SOURCES = sorted((ROOT / "src" / "standoff").rglob("*.py"))
+
+
+def test_examples_in_docstrings_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """"Doc examples run as doctests": those in the package's docstrings too, each
+    in the namespace of its own module."""
+    monkeypatch.chdir(tmp_path)
+    parser = doctest.DocTestParser()
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    report: list[str] = []
+    ran: dict[str, int] = {}
+    for path in PACKAGE_SOURCES:
+        found = _docstring_examples(path)
+        if not found:
+            continue
+        dotted = ".".join(path.relative_to(ROOT / "src").with_suffix("").parts)
+        module = importlib.import_module(dotted.removesuffix(".__init__"))
+        for name, lineno, doc in found:
+            test = parser.get_doctest(doc, dict(vars(module)), f"{_name(path)}:{name}",
+                                      str(path), lineno)
+            runner.run(test, out=report.append)
+            ran[_name(path)] = ran.get(_name(path), 0) + len(test.examples)
+    assert runner.failures == 0, "".join(report)
+    assert ran.get("src/standoff/core/game.py", 0) >= 2 and ran.get(
+        "src/standoff/playtest/__init__.py", 0) >= 4, ran
+
+
 def test_pages_with_examples_still_have_them() -> None:
     """Every page counted in EXAMPLES exists and has examples (a page moved or renamed
     must take its count with it)."""

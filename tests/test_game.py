@@ -405,6 +405,22 @@ def test_declare_draw_named_powers_and_eliminated_refused() -> None:
     assert g.declare_draw(["germany", "French"]) == ("france", "germany")
 
 
+def test_concede_beside_declare_draw() -> None:
+    """Issue 27 section 2: the mutable Game concedes as the record does (an ordinary
+    win); a power out of the game cannot be conceded it, nor a game that is over."""
+    text = ("standard | S1905M | france: A PAR; germany: A MUN | "
+            "france: PAR; germany: MUN | - | -")
+    g = game_at(text)
+    with pytest.raises(GameStateError):
+        g.concede("italy")  # neither units nor centres
+    assert not g.is_over
+    assert g.concede("Germany") == "germany" and g.winner == "germany" and g.is_over
+    with pytest.raises(GameStateError):
+        g.concede("france")
+    with pytest.raises(GameStateError):
+        g.process()
+
+
 def test_a_draw_needs_two_surviving_powers() -> None:
     g = game_at("standard | S1905M | france: A PAR; germany: A MUN | "
                 "france: PAR; germany: MUN | - | -")

@@ -28,6 +28,7 @@ from .record import (
     GameRecord,
     PhaseRecord,
     clear_orders,
+    concede,
     declare_draw,
     powers_that_may_order,
     powers_to_order,
@@ -160,6 +161,19 @@ class Game:
         draw = self.record.draw
         assert draw is not None
         return draw
+
+    def concede(self, winner: str) -> str:
+        """End the game with ``winner`` (id, name or adjective) conceded the win by
+        the other players; see :func:`standoff.concede`. The winner's id.
+
+        >>> game = Game.new("standard")
+        >>> game.concede("French"), game.winner, game.is_over
+        ('france', 'france', True)
+        """
+        self.record = concede(self.record, winner)
+        winner_id = self.record.winner
+        assert winner_id is not None
+        return winner_id
 
     # -- JSON ------------------------------------------------------------------------
 
