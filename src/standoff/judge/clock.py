@@ -29,17 +29,21 @@ from .context import Judge
 from .db import utcnow
 from .errors import conflict
 from .models import GameRow
-from .settings import Settings
+from .settings import DEFAULT_DEADLINES, Settings
 
-#: a phase's length when the game names none for its kind (seconds)
-DEFAULT_PHASE_SECONDS = 24 * 3600
+
+def phase_seconds(game: GameRow, kind: str) -> float:
+    """A phase's length: the game's for its kind, set when it was created; a game
+    stored without one gets the default the create form offers (one default, in
+    the settings, not a second one here)."""
+    return float(game.deadlines.get(kind, DEFAULT_DEADLINES.get(kind, 24 * 3600)))
 
 
 def clock_for(game: GameRow, kind: str, now: datetime) -> tuple[datetime | None, float | None]:
     """(deadline, seconds left while paused) for a phase of ``kind`` starting now: its
     length from now, or, in a game with a fixed deadline time, the nearest such
     time (:func:`fixed_deadline`)."""
-    seconds = float(game.deadlines.get(kind, DEFAULT_PHASE_SECONDS))
+    seconds = phase_seconds(game, kind)
     if game.deadline_time is not None:
         deadline = fixed_deadline(now, seconds, game.deadline_time, game.time_zone or "UTC")
         seconds = (deadline - now).total_seconds()
@@ -76,7 +80,7 @@ def remind_time(settings: Settings, game: GameRow, kind: str,
     """When the powers that have not ordered get their reminder: some time before
     ``deadline`` (see ``Settings.reminder_before``); None without a running clock
     or with reminders off."""
-    before = settings.reminder_before(float(game.deadlines.get(kind, DEFAULT_PHASE_SECONDS)))
+    before = settings.reminder_before(phase_seconds(game, kind))
     if deadline is None or before <= 0:
         return None
     return deadline - timedelta(seconds=before)
