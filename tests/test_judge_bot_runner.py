@@ -8,19 +8,25 @@ from __future__ import annotations
 
 import pytest
 
-from standoff.judge.bot_runner import TEST_PREPARE_DELAY_ENV, BotFailed, BotRequest, BotRunner
+from standoff.judge.bot_runner import (
+    TEST_PREPARE_DELAY_ENV,
+    BotFailed,
+    BotGame,
+    BotRequest,
+    BotRunner,
+)
 from standoff.judge.rules import bundled_rules
 
 
 def _request(power: str = "france") -> BotRequest:
     state = bundled_rules("standard").new_state({})
-    return BotRequest(variant="standard", text=None, sha256=None, state=state,
+    return BotRequest(game=BotGame(variant="standard", text=None, sha256=None, state=state),
                       power=power, bot="heuristic", seed=1)
 
 
 def _checked(orders: list[str], power: str = "france") -> list[str]:
     rules = bundled_rules("standard")
-    return rules.check_orders(_request(power).state, power, orders)
+    return rules.check_orders(_request(power).game.state, power, orders)
 
 
 def test_a_slow_start_is_not_the_bots_time(monkeypatch: pytest.MonkeyPatch) -> None:

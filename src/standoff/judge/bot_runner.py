@@ -47,14 +47,23 @@ class BotFailed(Exception):
 
 
 @dataclass(frozen=True, slots=True)
-class BotRequest:
-    """What a bot needs to give one power's orders, as plain values."""
+class BotGame:
+    """The game bots are asked about, as plain values a child process can be sent
+    (a worker reads it once for all of a phase's bots)."""
 
     variant: str
     #: the designer's variant text (None: a bundled variant) and its digest
     text: str | None
     sha256: str | None
     state: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class BotRequest:
+    """What a bot needs to give one power's orders: the game, the power, which bot,
+    its seed."""
+
+    game: BotGame
     power: str
     bot: str
     seed: int
@@ -77,11 +86,12 @@ class BotRunner:
     def orders(self, request: BotRequest) -> list[str]:
         """The bot's orders for the request's power; :class:`BotFailed` with the reason."""
         child = self._start()
-        line: dict[str, Any] = {"variant": request.variant, "sha256": request.sha256,
-                                "state": request.state, "power": request.power,
+        game = request.game
+        line: dict[str, Any] = {"variant": game.variant, "sha256": game.sha256,
+                                "state": game.state, "power": request.power,
                                 "bot": request.bot, "seed": request.seed}
-        if request.text is not None and request.sha256 not in self._sent:
-            line["text"] = request.text
+        if game.text is not None and game.sha256 not in self._sent:
+            line["text"] = game.text
         assert child.stdin is not None and child.stdout is not None
         try:
             child.stdin.write(json.dumps(line).encode("utf-8", "surrogatepass") + b"\n")
@@ -89,8 +99,8 @@ class BotRunner:
         except (BrokenPipeError, OSError) as exc:
             self.close()
             raise BotFailed(f"the bot's process stopped ({exc})") from exc
-        if request.sha256 is not None and request.text is not None:
-            self._sent.add(request.sha256)
+        if game.sha256 is not None and game.text is not None:
+            self._sent.add(game.sha256)
         reply = self._reply(child, self.prepare_seconds,
                             f"starting the bot and building its position took longer "
                             f"than {self.prepare_seconds:g} s")

@@ -24,7 +24,7 @@ from typing import Any
 from sqlalchemy.exc import SQLAlchemyError
 
 from . import bot_jobs
-from .bot_runner import BotFailed, BotRequest, BotRunner
+from .bot_runner import BotFailed, BotGame, BotRequest, BotRunner
 from .context import Judge
 from .errors import ApiError
 from .models import GameRow
@@ -152,30 +152,27 @@ class BotWorker:
                 rules: Rules | VariantUnavailable = j.variants.rules(game)
             except VariantUnavailable as exc:
                 rules = exc
-            return _Game(game.variant, game.variant_file, game.variant_sha256, game.state,
-                         rules)
+            return _Game(BotGame(game.variant, game.variant_file, game.variant_sha256,
+                                 game.state), rules)
 
     def _orders(self, job: bot_jobs.Claimed, game: _Game, runner: BotRunner) -> list[str]:
         """The bot's checked, canonical orders; :class:`BotFailed` when the bot gave
         none usable."""
         if isinstance(game.rules, VariantUnavailable):
             raise BotFailed(str(game.rules))
-        request = BotRequest(variant=game.variant, text=game.text, sha256=game.sha256,
-                             state=game.state, power=job.power, bot=job.bot,
+        request = BotRequest(game=game.bot_game, power=job.power, bot=job.bot,
                              seed=bot_seed(job.game_id, job.turn, job.power))
         given = runner.orders(request)
         try:
-            return game.rules.check_orders(game.state, job.power, given)
+            return game.rules.check_orders(game.bot_game.state, job.power, given)
         except ApiError as exc:
             raise BotFailed(f"the bot gave an order the rules refuse: {exc.detail}") from exc
 
 
 @dataclass(frozen=True, slots=True)
 class _Game:
-    """The game a batch of jobs is about, read once."""
+    """The game a batch of jobs is about, read once: what its bots are sent, and the
+    rules that check what they answer."""
 
-    variant: str
-    text: str | None
-    sha256: str | None
-    state: dict[str, Any]
+    bot_game: BotGame
     rules: Rules | VariantUnavailable
