@@ -1,6 +1,7 @@
 """The planning board (issue 29 §4) in Chromium, on a desk and at 390 px: from a
 variant's start (the lobby) and from a game's phase (the game page's "Plan from
-here"); a unit of any power ordered by clicks, orders typed for another power, units
+here"); a unit of any power ordered by clicks (ordered again, its new order replaces
+the old one, the engine deciding), orders typed for another power, units
 placed, adjudicated by the engine, a step back and forward, the share link; in a
 Winter, builds (army, fleet, coast), removals and a waive by clicks; nothing reaches
 the game. Screenshots of a board for Standard and every bundled variant."""
@@ -77,6 +78,29 @@ def test_a_board_from_standard_orders_every_power_and_adjudicates(
     expect(visitor.get_by_test_id("board-phase")).to_have_text("F1901M")
     expect(visitor.get_by_test_id("board-adjudicate")).to_be_disabled()
     expect(visitor.get_by_test_id("board-copy")).to_be_visible()
+
+
+def test_a_unit_ordered_twice_by_clicks_keeps_the_second(
+        new_context: NewContext, web_api: Api) -> None:
+    """Issue 27 §3: a click's order goes to the judge with merge, and the engine, not
+    the page, decides which order it replaces: the unit's earlier one goes, a typed
+    order for another unit of the same power stays."""
+    name, _ = sign_up_api(web_api)
+    page = player_page(new_context, name)
+    _new_board(page, "standard")
+    france = page.get_by_test_id("board-orders-france")
+    france.fill("A MAR - SPA")
+    page.get_by_test_id("board-orders-save").click()
+    expect(page.get_by_test_id("map")).to_have_attribute("data-orders", "1")
+    for target in ("bur", "pic"):
+        click_map(page, "par")
+        page.get_by_test_id("board-kind-move").click()
+        click_map(page, target)
+        expect(france).to_have_value(re.compile(f"A PAR - {target.upper()}"))
+    expect(france).to_have_value(
+        re.compile(r"^(A MAR - SPA\nA PAR - PIC|A PAR - PIC\nA MAR - SPA)$"))
+    expect(page.get_by_test_id("map")).to_have_attribute("data-orders", "2")
+    expect(page.get_by_test_id("board-error")).to_be_empty()
 
 
 def test_plan_from_here_leaves_the_game_alone(new_context: NewContext, web_api: Api) -> None:

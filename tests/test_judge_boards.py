@@ -127,3 +127,59 @@ def test_a_boards_legal_orders_for_any_power(db_url: str) -> None:
         assert any(o["order"] == "F ANK - BLA" for o in legal["ANK"])
         api.call("GET", f"/boards/{key}/legal/options?power=atlantis", expect=400)
         api.call("GET", f"/boards/{key}/legal/options?power=turkey&step=5", expect=404)
+
+
+def test_merged_orders_replace_their_units_and_keep_the_others(db_url: str) -> None:
+    """Issue 27 section 3: with ``merge`` each order given replaces its unit's earlier
+    one (the engine decides, as for a game's orders) and the power's others stay; an
+    illegal one refuses the whole request, naming its power, and changes nothing."""
+    with make_api(db_url) as api:
+        token = api.signup()
+        key = api.json("POST", "/boards", token, {"variant": "standard"}, expect=201)["key"]
+        api.json("PUT", f"/boards/{key}/orders", token, {"orders": {
+            "france": ["A PAR - BUR", "A MAR H", "F BRE - MAO"], "germany": ["A MUN - RUH"]}})
+        board = api.json("PUT", f"/boards/{key}/orders", token, {"merge": True, "orders": {
+            "france": ["A PAR - PIC"], "italy": ["A VEN H"]}})
+        orders = board["steps"][0]["orders"]
+        assert sorted(orders["france"]) == ["A MAR H", "A PAR - PIC", "F BRE - MAO"]
+        assert orders["germany"] == ["A MUN - RUH"] and orders["italy"] == ["A VEN H"]
+        # without merge the power's orders given are all it has (the default, unchanged)
+        board = api.json("PUT", f"/boards/{key}/orders", token,
+                         {"orders": {"france": ["A MAR - SPA"]}})
+        assert board["steps"][0]["orders"]["france"] == ["A MAR - SPA"]
+        before = api.json("GET", f"/boards/{key}")
+        # Italy's order is legal, France's is not: neither is stored
+        illegal = api.call("PUT", f"/boards/{key}/orders", token, {"merge": True, "orders": {
+            "italy": ["A VEN - TUS"], "france": ["A PAR - MOS"]}}, expect=422).json()
+        assert illegal["detail"].startswith("France:")
+        after = api.json("GET", f"/boards/{key}")
+        assert after["steps"] == before["steps"] and after["updated_at"] == before["updated_at"]
+
+
+def test_a_merged_build_stands_beside_another(db_url: str) -> None:
+    """A Winter's builds given one by one (a click each) add up: a build is for its
+    site, so the second leaves the first (rule: builds in unoccupied home centres)."""
+    with make_api(db_url) as api:
+        token = api.signup()
+        key = api.json("POST", "/boards", token, {"variant": "standard"}, expect=201)["key"]
+        api.json("PUT", f"/boards/{key}/units", token, {"units": {"france": ["A PAR"]}})
+        api.json("POST", f"/boards/{key}/adjudicate", token)
+        board = api.json("POST", f"/boards/{key}/adjudicate", token)
+        assert board["steps"][board["at"]]["phase"] == "W1901A"
+        legal = api.json("GET", f"/boards/{key}/legal/options?power=france")
+        army_mar, = [o["order"] for o in legal["MAR"] if o["kind"] == "build"
+                     and o["unit_type"] == "A"]
+        fleet_mar, = [o["order"] for o in legal["MAR"] if o["kind"] == "build"
+                      and o["unit_type"] == "F"]
+        fleet_bre, = [o["order"] for o in legal["BRE"] if o["kind"] == "build"
+                      and o["unit_type"] == "F"]
+        for order in (army_mar, fleet_bre):
+            board = api.json("PUT", f"/boards/{key}/orders", token,
+                             {"merge": True, "orders": {"france": [order]}})
+        assert sorted(board["steps"][board["at"]]["orders"]["france"]) == sorted(
+            [army_mar, fleet_bre])
+        # another build at the same site replaces that site's
+        board = api.json("PUT", f"/boards/{key}/orders", token,
+                         {"merge": True, "orders": {"france": [fleet_mar]}})
+        assert sorted(board["steps"][board["at"]]["orders"]["france"]) == sorted(
+            [fleet_mar, fleet_bre])

@@ -116,10 +116,27 @@ test("a click on the map selects the table's key: itself, else its province's", 
 
 test("stored orders are matched to the options for their kind; unknown texts are other", () => {
   assert.deepEqual(L.describeOrders(["A GAS - BRE VIA CONVOY", "F MAO C A GAS - BRE", "A XXX H"], TABLE), [
-    {order: "A GAS - BRE VIA CONVOY", kind: "move", location: "GAS"},
-    {order: "F MAO C A GAS - BRE", kind: "convoy", location: "MAO"},
-    {order: "A XXX H", kind: "other", location: null},
+    {order: "A GAS - BRE VIA CONVOY", kind: "move", location: "GAS", unit: "A GAS"},
+    {order: "F MAO C A GAS - BRE", kind: "convoy", location: "MAO", unit: "F MAO"},
+    {order: "A XXX H", kind: "other", location: null, unit: null},
   ]);
+  // a support typed with a coast is stored so, and no option has it: its unit is known
+  assert.deepEqual(L.describeOrders(["A GAS S F MAO - SPA/NC"], TABLE), [
+    {order: "A GAS S F MAO - SPA/NC", kind: "other", location: null, unit: "A GAS"},
+  ]);
+});
+
+test("a stored order's unit is its option's: the prompt counts units ordered by it", () => {
+  const P = require(path.join(__dirname, "..", "src", "standoff", "judge", "web", "static", "play.js"));
+  const described = L.describeOrders(["A GAS - BUR", "F STP/SC - BOT"], TABLE);
+  assert.deepEqual(described.map((o) => o.unit), ["A GAS", "F STP/SC"]);
+  assert.deepEqual(P.unordered(TABLE, described), ["ANK", "MAO"]);
+  // the unit alone marks its unit ordered (the option's field, whatever the text)
+  assert.deepEqual(P.unordered(TABLE, [{order: "?", kind: "move", location: null, unit: "F MAO"}]),
+    ["ANK", "GAS", "STP/SC"]);
+  // a stored order no option has still orders the unit it begins with
+  assert.deepEqual(P.unordered(TABLE, L.describeOrders(["A GAS S F MAO - SPA/NC"], TABLE)),
+    ["ANK", "MAO", "STP/SC"]);
 });
 
 /* Russia's Winter options as the judge gives them: builds per site (a fleet at St
@@ -139,20 +156,6 @@ test("a build by clicks: the empty centre, Build, then the unit type or coast", 
   assert.deepEqual(L.next(builds, 0).pick.map((o) => o.order),
     ["BUILD A STP", "BUILD F STP/NC", "BUILD F STP/SC"]);
   assert.equal(L.next([WAIVE], 0).send.order, "WAIVE");
-});
-
-test("an order given on the board replaces the same unit's or site's, keeps waives and the rest", () => {
-  // a build at the other coast of the same site replaces the first; SEV's and the waive stay
-  assert.deepEqual(L.replaceOrder(["BUILD A STP", "WAIVE", "BUILD A SEV"], WINTER, build("F", "STP/NC")),
-    ["WAIVE", "BUILD A SEV", "BUILD F STP/NC"]);
-  // each waive counts: a second one is added
-  assert.deepEqual(L.replaceOrder(["WAIVE"], WINTER, WAIVE), ["WAIVE", "WAIVE"]);
-  // a move replaces the unit's support; another unit's order stays
-  const gas = TABLE.GAS.find((o) => o.order === "A GAS - BUR");
-  assert.deepEqual(L.replaceOrder(["A GAS S F MAO", "F MAO H"], TABLE, gas), ["F MAO H", "A GAS - BUR"]);
-  // a text no option has is matched by its unit
-  assert.deepEqual(L.replaceOrder(["A GAS HOLD", "A XXX H"], TABLE, gas), ["A XXX H", "A GAS - BUR"]);
-  assert.deepEqual(L.replaceOrder(undefined, TABLE, gas), ["A GAS - BUR"]);
 });
 
 test("the adjustments a Winter position asks: builds and removals per power", () => {

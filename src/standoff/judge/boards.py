@@ -74,15 +74,20 @@ def _cut(board: BoardRow) -> None:
         board.results[:n]
 
 
-def set_orders(board: BoardRow, rules: Rules, orders: dict[str, list[str]]) -> None:
-    """Replace the orders of each power named, at the step shown (checked by the rules:
-    400 unreadable, 422 illegal, naming the power)."""
+def set_orders(board: BoardRow, rules: Rules, orders: dict[str, list[str]],
+               merge: bool = False) -> None:
+    """Replace the orders of each power named, at the step shown, or with ``merge`` add
+    them to the power's, each replacing its unit's earlier order: the engine's rule
+    (``Rules.check_orders``, as a game's ``PUT .../orders``), so a page never decides
+    which order another replaces. Checked by the rules, all or nothing: 400
+    unreadable, 422 illegal, naming the power."""
     state = board.steps[board.at]
     given = dict(board.orders[board.at])
     for text, texts in orders.items():
         power = rules.power_id(text)
         try:
-            given[power] = rules.check_orders(state, power, texts)
+            given[power] = rules.check_orders(
+                state, power, texts, [str(o) for o in given.get(power, [])] if merge else None)
         except ApiError as exc:
             raise ApiError(exc.status, f"{rules.power_names.get(power, power)}: {exc.detail}",
                            **exc.extra) from exc

@@ -112,10 +112,13 @@ def _change(j: Judge, key: str, user_id: int, act: Callable[[BoardRow, Rules], N
 
 @router.put("/boards/{key}/orders", response_model=BoardOut)
 def board_orders(key: BoardKey, body: BoardOrdersIn, who: CallerDep, j: JudgeDep) -> BoardOut:
-    """Orders for any powers at the step shown (each power's replace its earlier ones;
-    400 unreadable, 422 illegal, naming the power). The steps after it go."""
+    """Orders for any powers at the step shown (each power's replace its earlier ones,
+    or with ``merge`` are added to them, each replacing its unit's earlier order as
+    a game's ``PUT .../orders`` does; 400 unreadable, 422 illegal, naming the power,
+    and nothing changes). The steps after it go."""
     return _change(j, key, who.user_id,
-                   lambda board, rules: boards.set_orders(board, rules, body.orders))
+                   lambda board, rules: boards.set_orders(board, rules, body.orders,
+                                                          body.merge))
 
 
 @router.put("/boards/{key}/units", response_model=BoardOut)

@@ -148,14 +148,14 @@ function advance() {
   renderPick();
 }
 
-/* the chosen option replaces the order of the same unit or site in its power's list
-   (a waive adds to the others), and the list is saved */
+/* the chosen option is sent as its canonical text with merge: the engine decides
+   which of the power's orders it replaces (issue 27 §3), and the page shows the
+   board the judge answers */
 async function give(option) {
   const power = pick.power;
-  const orders = StandoffLogic.replaceOrder(step().orders[power], legal[power], option);
   resetPick();
   renderPick();
-  await change("PUT", "/orders", {orders: {[power]: orders}});
+  await change("PUT", "/orders", {orders: {[power]: [option.order]}, merge: true});
 }
 
 function renderPick() {

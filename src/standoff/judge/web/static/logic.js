@@ -99,35 +99,26 @@ const StandoffLogic = (() => {
   }
 
   /* the player's stored orders (canonical texts) matched to the offered options:
-     [{order, kind, location}], kind "other" for a text no option has */
+     [{order, kind, location, unit}], ``unit`` the option's, as the engine writes
+     it. A stored order no option has (kind "other", location null: a support typed
+     with a coast, which the options list without one) still has its unit, the one of
+     the table's units its canonical text begins with (the engine writes every unit's
+     order so), else null. */
   function describeOrders(orders, table) {
     const byText = new Map();
+    const units = new Set();
     for (const [loc, options] of Object.entries(table)) {
-      for (const o of options) if (!byText.has(o.order)) byText.set(o.order, {loc, option: o});
+      for (const o of options) {
+        if (!byText.has(o.order)) byText.set(o.order, {loc, option: o});
+        if (o.unit) units.add(o.unit);
+      }
     }
     return orders.map((text) => {
       const hit = byText.get(text);
-      return hit ? {order: text, kind: menuKind(hit.option), location: hit.loc}
-        : {order: text, kind: "other", location: null};
+      if (hit) return {order: text, kind: menuKind(hit.option), location: hit.loc, unit: hit.option.unit};
+      const unit = [...units].find((u) => text.startsWith(u + " ")) || null;
+      return {order: text, kind: "other", location: null, unit};
     });
-  }
-
-  /* One power's order list after giving ``option`` (a legal option of ``table``)
-     where no engine merges them (the planning board stores each power's list as
-     given): the stored order of the same unit or site goes (a build at STP/SC
-     replaces one at STP/NC, a move replaces the unit's hold), waives and orders
-     elsewhere stay, and a waive is added to the others (each one counts). */
-  function replaceOrder(orders, table, option) {
-    const list = orders || [];
-    if (option.kind === "waive") return [...list, option.order];
-    const at = option.location ? province(option.location) : null;
-    const unit = option.unit;
-    const kept = describeOrders(list, table).filter((o) => {
-      if (o.kind === "waive") return true;
-      if (o.location) return province(o.location) !== at;
-      return !unit || (o.order !== unit && !o.order.startsWith(unit + " "));
-    });
-    return [...kept.map((o) => o.order), option.order];
   }
 
   /* The adjustments a position asks (a Winter phase): [{power, builds, removals}]
@@ -258,7 +249,7 @@ const StandoffLogic = (() => {
   }
 
   return {KIND_LABELS, province, menuKind, clicks, kindsOf, keysAt, narrow, landOrConvoy, next,
-    hint, describeOrders, replaceOrder, adjustments, durationText, untilText, outcomeText,
+    hint, describeOrders, adjustments, durationText, untilText, outcomeText,
     seatingBody, seatBadges, leaveBody, leaveText, botsLine, waitsForBots};
 })();
 

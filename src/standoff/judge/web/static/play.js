@@ -22,10 +22,11 @@ const StandoffPlay = (() => {
 
   /* The locations of the table whose unit has no order yet (a move, hold,
      support, convoy, retreat or disband phase: one order a unit). ``described``:
-     StandoffLogic.describeOrders' answer for the stored orders. */
+     StandoffLogic.describeOrders' answer for the stored orders, each with the unit
+     of the legal option it matches (the engine's, never read from order text). */
   function unordered(table, described) {
     const done = new Set(described.map((o) => o.location).filter(Boolean));
-    const doneUnits = new Set(described.map((o) => o.order.split(/\s+/).slice(0, 2).join(" ")));
+    const doneUnits = new Set(described.map((o) => o.unit).filter(Boolean));
     return Object.keys(table || {}).sort().filter((loc) => {
       const options = table[loc];
       if (!options.length || !options[0].unit) return false;
