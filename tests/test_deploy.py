@@ -23,7 +23,6 @@ import contextlib
 import os
 import random
 import re
-import shutil
 import signal
 import ssl
 import subprocess
@@ -39,18 +38,15 @@ import pytest
 
 from judge_fixtures import PASSWORD, Api, ServerProcess, play_phase
 from pg import free_port
+from programs import program
 
 DEPLOY = Path(__file__).resolve().parent.parent / "deploy"
 INSTALLED_STANDOFF = "/opt/standoff/venv/bin/standoff"
 FORGED = "203.0.113.9"  # TEST-NET-3: an address no client here has
 
 
-def _need(program: str) -> str:
-    found = shutil.which(program)
-    if found is None:
-        pytest.fail(f"{program} is not installed: run .ci/deploy.sh (installs Debian's caddy "
-                    f"and systemd)", pytrace=False)
-    return found
+def _need(name: str) -> str:
+    return program(name, ".ci/deploy.sh (installs Debian's caddy and systemd)")
 
 
 def env_file_settings(path: Path = DEPLOY / "standoff.env") -> dict[str, str]:

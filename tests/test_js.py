@@ -12,11 +12,12 @@ page script nobody linted would otherwise pass unnoticed.
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+
+from programs import program
 
 ROOT = Path(__file__).resolve().parent.parent
 STATIC = ROOT / "src" / "standoff" / "judge" / "web" / "static"
@@ -27,11 +28,7 @@ RUN_TIMEOUT_S = 180
 
 
 def _tool(name: str) -> str:
-    found = shutil.which(name)
-    if found is None:
-        pytest.fail(f"the page scripts' checks need `{name}` (Node 18.18 or later and npm) "
-                    f"and there is none on PATH: run `bash .ci/node.sh`", pytrace=False)
-    return found
+    return program(name, "`bash .ci/node.sh` (Node 18.18 or later and npm)")
 
 
 def _run(args: list[str], timeout: float) -> subprocess.CompletedProcess[str]:

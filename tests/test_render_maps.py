@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import math
 import random
-import shutil
 import subprocess
 import xml.etree.ElementTree as ET
 from itertools import pairwise
@@ -19,6 +18,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from programs import program
 from standoff import Phase, PhaseKind, Position, Terrain, Unit, UnitType, parse_order, storage
 from standoff.cli import cli
 from standoff.core.game import Game
@@ -461,22 +461,20 @@ def test_the_page_spreads_units_as_the_renderer_does() -> None:
     """static/map.js ``spreadDiscs`` is ``declutter.spread`` step for step (the page
     spreads the units it grows, the picture its own): the same crowd of discs comes
     out in the same places from both (Node runs the page's function)."""
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("no node")
+    node = program("node", "`bash .ci/node.sh`")
     rng = random.Random(7)
     discs = [(rng.uniform(0, 200), rng.uniform(0, 120), rng.uniform(4, 12)) for _ in range(40)]
     discs += [(100.0, 60.0, 10.0)] * 3  # three on one spot
     box = (0.0, 0.0, 200.0, 120.0)
     script = Path(__file__).resolve().parents[1] / "src/standoff/judge/web/static/map.js"
-    program = (
+    code = (
         "const vm = require('vm'); const fs = require('fs');"
         "const ctx = {}; vm.createContext(ctx);"
         f"vm.runInContext(fs.readFileSync({json.dumps(str(script))}, 'utf8') + "
         "'; this.spreadDiscs = spreadDiscs;', ctx);"
         f"const discs = {json.dumps([dict(x=x, y=y, r=r) for x, y, r in discs])};"
         f"process.stdout.write(JSON.stringify(ctx.spreadDiscs(discs, 2, {json.dumps(box)})));")
-    out = subprocess.run([node, "-e", program], capture_output=True, text=True, check=True)
+    out = subprocess.run([node, "-e", code], capture_output=True, text=True, check=True)
     page = json.loads(out.stdout)
     ours = spread(discs, 2.0, box)
     assert len(page) == len(ours)
