@@ -265,8 +265,8 @@ def summarise(games: Sequence[GameResult]) -> dict[str, Any]:
 
 COLUMNS = (("bot", "<", 22), ("seats", ">", 5), ("solo wins", ">", 10), ("draws", ">", 6),
            ("centres", ">", 7), ("sos score", ">", 9), ("x fair", ">", 6),
-           ("ms median", ">", 9), ("ms p95", ">", 8), ("ms mean", ">", 8),
-           ("order sets", ">", 10))
+           ("ms median", ">", 9), ("ms p95", ">", 8), ("ms worst", ">", 8),
+           ("ms mean", ">", 8), ("order sets", ">", 10))
 
 
 def table(summary: Mapping[str, Any], hero: Entrant, rival: Entrant, wall: float) -> str:
@@ -281,7 +281,7 @@ def table(summary: Mapping[str, Any], hero: Entrant, rival: Entrant, wall: float
         cells = (label, r["seats"], f"{r['solo_wins']} ({100 * r['solo_wins'] / s['games']:.0f}%)",
                  draws, f"{r['mean_centres']:.1f}", f"{r['mean_score']:.3f}",
                  f"{r['score_over_fair']:.2f}", f"{r['ms_median']:.1f}", f"{r['ms_p95']:.1f}",
-                 f"{r['ms_mean']:.1f}", r["order_sets"])
+                 f"{r['ms_max']:.1f}", f"{r['ms_mean']:.1f}", r["order_sets"])
         lines.append("  " + " ".join(f"{c!s:{align}{width}}"
                                      for c, (_, align, width) in zip(cells, COLUMNS, strict=True)))
     if any(s["refused"].values()):
