@@ -487,14 +487,17 @@ def item2_poisoned(sizes: Sizes, tests: ModuleType, workdir: Path,
 
 
 def commit() -> str:
+    """The commit of the standoff under test (the checkout it is imported from), and
+    whether its source differs from that commit."""
+    root = Path(standoff.__file__).resolve().parents[2]
     try:
-        done = subprocess.run(["git", "-C", str(HERE), "rev-parse", "--short", "HEAD"],
-                              capture_output=True, text=True, check=True)
-        dirty = subprocess.run(["git", "-C", str(HERE), "status", "--porcelain", "src"],
+        head = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"],
+                              capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--", "src"],
                                capture_output=True, text=True, check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
-        return "no git"
-    return done.stdout.strip() + (" (src/ with uncommitted changes)" if dirty else "")
+        return f"{root} (not a git checkout)"
+    return head + (" with uncommitted changes in src/" if dirty else "")
 
 
 def main() -> None:
