@@ -16,6 +16,15 @@ and one module. A program may pass any object with an ``orders(record,
 power)`` method wherever the project takes a bot (:class:`Bot` is a
 protocol, not a base class to inherit).
 
+Bots of other packages are *installed*, not registered: a distribution names
+its bots in its metadata, in the entry-point group :data:`ENTRY_POINTS`
+(``[project.entry-points."standoff.bots"] mybot = "mypkg.bot:MyBot"``), each
+a callable taking ``seed=`` and settings as keywords and returning a
+:class:`Bot`. :func:`names`, :func:`load` and :func:`describe` then offer them
+after the bundled bots, so everything that takes a bot by name (the judge's
+seats and bot runner, ``playtest``, ``selfplay --bot``, the arena) takes
+them too. A bundled bot's name cannot be taken by an installed one.
+
 This package imports ``standoff`` (the public API) and never the core's
 modules; the core never imports it.
 """
@@ -23,7 +32,8 @@ modules; the core never imports it.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from importlib.metadata import EntryPoint, entry_points
 from random import Random  # (not `import random`: the submodule bots.random takes that name)
 from typing import ClassVar, Protocol, runtime_checkable
 
@@ -35,13 +45,20 @@ BUNDLED: tuple[str, ...] = ("random", "heuristic", "search")
 #: a setting's value: what ``load(name, **settings)`` accepts
 Setting = int | float | bool | str
 
+#: the entry-point group in which installed distributions name their bots
+ENTRY_POINTS = "standoff.bots"
+
 
 @runtime_checkable
 class Bot(Protocol):
-    """What the project takes wherever it takes a bot."""
+    """What the project takes wherever it takes a bot (its name and description are
+    read, never set: a class attribute serves)."""
 
-    name: str
-    description: str
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def description(self) -> str: ...
 
     def orders(self, record: GameRecord, power: str) -> list[str]:
         """``power``'s orders for the record's current phase (see the module)."""
@@ -130,29 +147,75 @@ def _bot_class(name: str) -> type[BaseBot] | None:
     return cls
 
 
+def _installed() -> dict[str, EntryPoint]:
+    """The installed bots' entry points by name, bundled names left out (a bundled
+    bot is never replaced by another package's)."""
+    return {ep.name: ep for ep in entry_points(group=ENTRY_POINTS)
+            if ep.name not in BUNDLED}
+
+
 def names() -> list[str]:
-    """The bundled bots' names, weakest first (strongest last)."""
-    return [n for n in BUNDLED if _bot_class(n) is not None]
+    """The bots' names: the bundled ones weakest first (strongest last), then the
+    installed ones that load, alphabetically (a broken one is not offered;
+    :func:`load` says what is wrong with it)."""
+    return [n for n in BUNDLED if _bot_class(n) is not None] + sorted(
+        n for n in _installed() if _loads(n))
 
 
-def load(name: str, *, seed: int | None = None, **settings: Setting) -> BaseBot:
-    """The bundled bot ``name`` with this seed and settings; ``ValueError``
-    naming the choices for an unknown name or setting."""
-    cls = _bot_class(name) if name in BUNDLED else None
-    if cls is None:
+def _loads(name: str) -> bool:
+    try:
+        return _factory(name) is not None
+    except (ImportError, AttributeError, ValueError):
+        return False
+
+
+def _factory(name: str) -> Callable[..., Bot] | None:
+    """What makes the bot ``name``: a bundled class, or an installed entry point's
+    object; None for an unknown name."""
+    if name in BUNDLED:
+        bundled: Callable[..., Bot] | None = _bot_class(name)
+        return bundled
+    found = _installed().get(name)
+    if found is None:
+        return None
+    try:
+        made = found.load()
+    except (ImportError, AttributeError) as exc:
+        raise ValueError(f"the installed bot {name!r} ({found.value}) cannot be "
+                         f"loaded: {exc}") from exc
+    if not callable(made):
+        raise ValueError(f"the installed bot {name!r} ({found.value}) is not callable")
+    factory: Callable[..., Bot] = made
+    return factory
+
+
+def load(name: str, *, seed: int | None = None, **settings: Setting) -> Bot:
+    """The bot ``name`` (bundled or installed) with this seed and settings;
+    ``ValueError`` naming the choices for an unknown name or setting, and for an
+    installed bot that does not give orders."""
+    factory = _factory(name)
+    if factory is None:
         raise ValueError(f"unknown bot {name!r} (bots: {', '.join(names())})")
-    return cls(seed=seed, **settings)
+    bot = factory(seed=seed, **settings)
+    if not callable(getattr(bot, "orders", None)):
+        raise ValueError(f"the installed bot {name!r} made {bot!r}, which has no orders()")
+    return bot
 
 
 def describe() -> list[dict[str, str]]:
-    """``[{"name", "description"}]`` for every bundled bot, weakest first (what
-    ``GET /api/v1/bots`` answers)."""
+    """``[{"name", "description"}]`` for every bot, in :func:`names`' order (what
+    ``GET /api/v1/bots`` answers). An installed bot is described by its factory's
+    ``description`` attribute, or, lacking one, by a bot it makes with seed 0."""
     out = []
     for n in names():
-        cls = _bot_class(n)
-        assert cls is not None
-        out.append({"name": cls.name, "description": cls.description})
+        factory = _factory(n)
+        assert factory is not None
+        said = getattr(factory, "description", None)
+        if not isinstance(said, str) or not said:
+            said = str(getattr(factory(seed=0), "description", "") or "")
+        out.append({"name": n, "description": said})
     return out
 
 
-__all__ = ["BUNDLED", "BaseBot", "Bot", "Setting", "describe", "legal_for", "load", "names"]
+__all__ = ["BUNDLED", "ENTRY_POINTS", "BaseBot", "Bot", "Setting", "describe", "legal_for", "load",
+           "names"]

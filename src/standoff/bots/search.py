@@ -65,8 +65,9 @@ from standoff import (
     province_of,
 )
 
-from . import BaseBot, Setting, load
+from . import BaseBot, Setting
 from .ahead import goals
+from .heuristic import HeuristicBot
 
 #: how many opponent samples each candidate is adjudicated against (the
 #: heuristic's own prediction is always the first)
@@ -101,7 +102,7 @@ class SearchBot(BaseBot):
         self.samples = samples
         self.budget = budget
         #: the opponents' model and this bot's starting plan
-        self.heuristic = load("heuristic", seed=self.seed)
+        self.heuristic: BaseBot = HeuristicBot(seed=self.seed)
 
     def orders(self, record: GameRecord, power: str) -> list[str]:
         start = time.perf_counter()

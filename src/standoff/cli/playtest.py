@@ -47,7 +47,8 @@ WIDTH = 160
 @click.argument("variant", metavar="VARIANT_OR_FILE")
 @click.option("--games", "-n", type=int, default=100, show_default=True, help="Games to play.")
 @click.option("--bot", default=DEFAULT_BOT, show_default=True,
-              help="The bundled bot playing every power (random, heuristic, search).")
+              help="The bot playing every power: a bundled one (random, heuristic, "
+                   "search) or one installed by another package.")
 @click.option("--max-year", type=int, default=None,
               help=f"The last year played; a game still going after it is a draw. "
                    f"Default: {DEFAULT_YEARS} years of play.")
