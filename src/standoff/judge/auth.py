@@ -29,7 +29,9 @@ does a refused one, so an address that keeps guessing stays refused.
 **Nobody can lock an owner out.** The per-address limit always applies. The
 per-username limit applies only to addresses the account has never logged in
 from (``known_addresses``, written on each success): strangers' failures against
-a name stop strangers, not its owner at home.
+a name stop strangers, not its owner at home. From a new address, while strangers
+keep the name's limit full, the owner signs in with a one-time code mailed to the
+account's address (``sign_in_codes.py``), which that limit does not stop.
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ from starlette.concurrency import run_in_threadpool
 from .context import Judge, JudgeDep
 from .db import utcnow
 from .errors import ApiError, forbidden, unauthenticated
-from .models import KnownAddress, LoginFailure, SignUp, Token, User
+from .models import CodeRequest, KnownAddress, LoginFailure, SignInCode, SignUp, Token, User
 from .passwords import passwords
 from .proxies import request_client
 
@@ -59,6 +61,9 @@ SESSION_COOKIE = "standoff_session"
 CSRF_COOKIE = "standoff_csrf"
 CSRF_HEADER = "x-csrf-token"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+#: ``login_failures.username_key`` of a wrong sign-in code: this and the name's key, so
+#: wrong codes count for the address (its limit) but never for the name's limit
+CODE_TRIES = "code:"
 
 
 def new_secret() -> str:
@@ -179,8 +184,9 @@ def too_many(detail: str, seconds: int) -> ApiError:
     return ApiError(429, detail, {"Retry-After": str(seconds)})
 
 
-def _count(s: Session, model: type[LoginFailure] | type[SignUp],
-           *where: ColumnElement[bool]) -> int:
+def count_rows(s: Session, model: type[LoginFailure] | type[SignUp] | type[CodeRequest],
+               *where: ColumnElement[bool]) -> int:
+    """How many rows of a throttle's table match."""
     return int(s.scalar(select(func.count()).select_from(model).where(*where)) or 0)
 
 
@@ -211,12 +217,19 @@ def _begin_log_in(j: Judge, key: str, ip: str) -> _Attempt:
     since = now - timedelta(seconds=cfg.login_window_seconds)
     with j.db.read() as s:
         user = s.scalar(select(User).where(User.username_key == key))
-        by_ip = _count(s, LoginFailure, LoginFailure.ip == ip[:64], LoginFailure.at > since)
+        by_ip = count_rows(s, LoginFailure, LoginFailure.ip == ip[:64], LoginFailure.at > since)
         known = user is not None and s.get(KnownAddress, (user.id, ip[:64])) is not None
-        by_name = 0 if known else _count(s, LoginFailure, LoginFailure.username_key == key[:64],
-                                         LoginFailure.at > since)
-    if by_ip > cfg.login_max_failures or by_name > cfg.login_max_failures:
-        raise too_many("too many failed log-ins: wait a few minutes", cfg.login_window_seconds)
+        by_name = 0 if known else count_rows(s, LoginFailure,
+                                             LoginFailure.username_key == key[:64],
+                                             LoginFailure.at > since)
+    if by_ip > cfg.login_max_failures:
+        raise too_many("too many failed log-ins from this address: wait a few minutes",
+                       cfg.login_window_seconds)
+    if by_name > cfg.login_max_failures:
+        raise too_many("too many failed log-ins for this name from addresses it has not "
+                       "logged in from: wait a few minutes, or sign in with a one-time code "
+                       "mailed to the account's e-mail address (\"Mail me a sign-in code\")",
+                       cfg.login_window_seconds)
     if user is None:
         return _Attempt(row_id, None, None)
     return _Attempt(row_id, Account(user.id, user.username), user.password_hash)
@@ -227,8 +240,9 @@ def _forget(j: Judge, model: type[LoginFailure] | type[SignUp], row_id: int) -> 
         s.execute(delete(model).where(model.id == row_id))
 
 
-def _logged_in(j: Judge, row_id: int, user_id: int, ip: str) -> None:
-    """A success: the attempt is no failure, and the address becomes known."""
+def logged_in(j: Judge, row_id: int, user_id: int, ip: str) -> None:
+    """A success (by password or by code): the attempt ``row_id`` is no failure, and
+    the address becomes known."""
     now = utcnow()
     with j.db.write() as s:
         s.execute(delete(LoginFailure).where(LoginFailure.id == row_id))
@@ -250,7 +264,7 @@ async def log_in(j: Judge, username: str, password: str, ip: str) -> Account:
         raise
     if not matched or attempt.user is None:
         raise unauthenticated("wrong username or password")
-    await run_in_threadpool(_logged_in, j, attempt.row_id, attempt.user.id, ip)
+    await run_in_threadpool(logged_in, j, attempt.row_id, attempt.user.id, ip)
     return attempt.user
 
 
@@ -267,7 +281,7 @@ def begin_sign_up(j: Judge, ip: str) -> int:
         row_id = row.id
     since = now - timedelta(seconds=cfg.signup_window_seconds)
     with j.db.read() as s:
-        made = _count(s, SignUp, SignUp.ip == ip[:64], SignUp.at > since)
+        made = count_rows(s, SignUp, SignUp.ip == ip[:64], SignUp.at > since)
     if made > cfg.signup_max_per_address:
         forget_sign_up(j, row_id)
         raise too_many("too many accounts were made from this address: try again later",
@@ -280,16 +294,24 @@ def forget_sign_up(j: Judge, row_id: int) -> None:
 
 
 def purge_expired(j: Judge) -> int:
-    """Delete what has expired: page sessions past their end, and log-in failures
-    and sign-ups older than their windows (they no longer count). How many rows
-    went. Meant to be called now and then (the scheduler does)."""
+    """Delete what has expired: page sessions past their end, sign-in codes past
+    theirs, and log-in failures, sign-ups and code requests older than their windows
+    (they no longer count; a wrong code's row counts as long as a code lives). How
+    many rows went. Meant to be called now and then (the scheduler does)."""
     cfg = j.settings
     now = utcnow()
+    code_tries = LoginFailure.username_key.startswith(CODE_TRIES, autoescape=True)
     with j.db.write() as s:
         return (deleted(s, delete(Token).where(Token.expires_at.is_not(None),
                                                Token.expires_at <= now))
+                + deleted(s, delete(SignInCode).where(SignInCode.expires_at <= now))
                 + deleted(s, delete(LoginFailure).where(
-                    LoginFailure.at <= now - timedelta(seconds=cfg.login_window_seconds)))
+                    LoginFailure.at <= now - timedelta(seconds=cfg.login_window_seconds),
+                    ~code_tries | (LoginFailure.at <= now - timedelta(
+                        seconds=cfg.sign_in_code_seconds))))
+                + deleted(s, delete(CodeRequest).where(
+                    CodeRequest.at <= now - timedelta(
+                        seconds=cfg.sign_in_code_window_seconds)))
                 + deleted(s, delete(SignUp).where(
                     SignUp.at <= now - timedelta(seconds=cfg.signup_window_seconds))))
 
@@ -308,14 +330,15 @@ def account_email(j: Judge, user_id: int) -> str | None:
 
 # -- tokens -------------------------------------------------------------------------------
 
-def issue_token(j: Judge, user_id: int, kind: str) -> str:
-    """A new secret for the user (``api`` or ``session``); only its hash is kept."""
+def issue_token(j: Judge, user_id: int, kind: str, by_code: bool = False) -> str:
+    """A new secret for the user (``api`` or ``session``); only its hash is kept.
+    ``by_code``: the session was signed in by a mailed code (``Token.code_at``)."""
     secret = new_secret()
     now = utcnow()
     expires = now + timedelta(seconds=j.settings.session_seconds) if kind == "session" else None
     with j.db.write() as s:
         s.add(Token(user_id=user_id, token_hash=digest(secret), kind=kind, created_at=now,
-                    expires_at=expires))
+                    expires_at=expires, code_at=now if by_code else None))
     return secret
 
 

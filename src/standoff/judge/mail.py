@@ -29,6 +29,9 @@ No mail ever holds a power's pending orders or any press: reminders say only
 that orders are missing, and results come only after processing.
 
 Each recipient gets a mail of their own: nobody learns another player's address.
+
+Besides the games' mails, :meth:`Mailer.send` queues one mail written elsewhere:
+a sign-in code (``sign_in_codes.py``), sent by the same thread, never by a request.
 """
 
 from __future__ import annotations
@@ -101,6 +104,11 @@ class Mailer:
     def on_event(self, event: str, game_id: int, data: dict[str, Any]) -> None:
         """A listener of the judge's events: queues the job, nothing more."""
         self._jobs.put((event, game_id, dict(data)))
+
+    def send(self, mail: Mail) -> None:
+        """Queue one mail written elsewhere (a sign-in code): the thread sends it, and
+        retries or drops it, like the others. Only its subject is ever logged."""
+        self._jobs.put(("mail", 0, {"mail": mail}))
 
     def start(self) -> None:
         if self._thread is None:
@@ -233,6 +241,8 @@ class Mailer:
             self._queue(self._finished(game_id))
         elif event == "reminder_due":
             self._queue(self._reminders(game_id, int(data["turn"])))
+        elif event == "mail" and isinstance(data.get("mail"), Mail):
+            self._queue([data["mail"]])
 
     def _people(self, s: Any, game: GameRow) -> tuple[dict[str, Seat], dict[int, str]]:
         """The game's seats, and the e-mail address of each player and the master."""

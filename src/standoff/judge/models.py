@@ -103,6 +103,35 @@ class Token(Base):
     kind: Mapped[str] = mapped_column(String(10))
     created_at: Mapped[datetime]
     expires_at: Mapped[datetime | None]
+    #: when a page session was made by a mailed sign-in code (else null): for a while
+    #: after, it may set a new password without the old one (a forgotten password)
+    code_at: Mapped[datetime | None]
+
+
+class SignInCode(Base):
+    """An account's one-time sign-in code, mailed to its address (sign_in_codes.py).
+    One per account: a new one replaces the old; used, it is deleted. Only a hash of
+    the code is kept."""
+
+    __tablename__ = "sign_in_codes"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    code_hash: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime]
+    expires_at: Mapped[datetime] = mapped_column(index=True)
+
+
+class CodeRequest(Base):
+    """A sign-in code mailed (or being mailed), by username and client address, kept
+    for the throttle's window: how many mails one name or one address may cause."""
+
+    __tablename__ = "sign_in_code_requests"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    username_key: Mapped[str] = mapped_column(String(64), index=True)
+    ip: Mapped[str] = mapped_column(String(64), index=True)
+    at: Mapped[datetime] = mapped_column(index=True)
 
 
 class LoginFailure(Base):

@@ -42,6 +42,25 @@ class CredentialsIn(StrictBody):
     password: Annotated[str, StringConstraints(max_length=256)]
 
 
+class SessionIn(StrictBody):
+    """A page log-in: the password, or instead a one-time code mailed to the account
+    (``POST /api/v1/session/code``); exactly one of the two."""
+
+    username: Annotated[str, StringConstraints(max_length=64)]
+    password: Annotated[str, StringConstraints(max_length=256)] | None = None
+    code: Annotated[str, StringConstraints(max_length=64)] | None = Field(
+        default=None, description="a sign-in code mailed to the account, e.g. ABCDE-FGHJK")
+
+
+class CodeRequestIn(StrictBody):
+    username: Annotated[str, StringConstraints(max_length=64)]
+
+
+class CodeRequestOut(BaseModel):
+    message: str = Field(description="the same sentence whether or not the account exists "
+                         "or has an e-mail address")
+
+
 class DeadlinesIn(StrictBody):
     movement: Seconds | None = None
     retreat: Seconds | None = None

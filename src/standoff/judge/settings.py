@@ -68,6 +68,17 @@ class Settings:
     #: many seconds for a slot, then gets 503 with Retry-After
     max_concurrent_hashes: int = 2
     hash_wait_seconds: float = 5.0
+    #: one-time sign-in codes by e-mail (sign_in_codes.py): a code works this long, and
+    #: a page session it made may set a new password without the old one this long
+    sign_in_code_seconds: int = 900
+    #: wrong codes from one address before the account's code is void there
+    sign_in_code_tries: int = 5
+    #: codes mailed for one username, and code requests from one address, within the
+    #: window (429 after); the window may not exceed a code's life, so whoever uses up
+    #: a name's codes leaves its owner holding a code that still works
+    sign_in_codes_per_name: int = 3
+    sign_in_codes_per_address: int = 10
+    sign_in_code_window_seconds: int = 900
     #: how long a page session (cookie) lasts; bearer tokens last until revoked
     session_seconds: int = 14 * 24 * 3600
     #: mark cookies Secure (set when the judge is served over HTTPS)
@@ -166,6 +177,14 @@ class Settings:
             raise ValueError("STANDOFF_MAIL_ATTEMPTS must be at least 1")
         if self.log_format not in ("text", "json"):
             raise ValueError("STANDOFF_LOG_FORMAT must be text or json")
+        if not 0 < self.sign_in_code_window_seconds <= self.sign_in_code_seconds:
+            raise ValueError("STANDOFF_SIGN_IN_CODE_WINDOW_SECONDS must be positive and at "
+                             "most STANDOFF_SIGN_IN_CODE_SECONDS (else whoever uses up a "
+                             "name's codes leaves its owner without one that works)")
+        if min(self.sign_in_code_tries, self.sign_in_codes_per_name,
+               self.sign_in_codes_per_address) < 1:
+            raise ValueError("STANDOFF_SIGN_IN_CODE_TRIES, STANDOFF_SIGN_IN_CODES_PER_NAME "
+                             "and STANDOFF_SIGN_IN_CODES_PER_ADDRESS must be at least 1")
         if self.metrics_address:
             parse_address(self.metrics_address)
         if (self.bot_workers < 0 or self.bot_seconds <= 0 or self.bot_prepare_seconds <= 0

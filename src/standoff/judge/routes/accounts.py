@@ -11,6 +11,12 @@ Account management lives under ``/api/v1/account``: change the password (the
 current one is checked, throttled like a log-in, and every other token and
 session is revoked), change the e-mail address, list one's tokens and sessions
 (never their secrets) and revoke one, or all.
+
+A person who cannot use their password (forgotten, or refused with 429 while
+strangers guess at their name) asks ``POST /api/v1/session/code`` to mail a
+one-time code, and signs in with it at ``POST /api/v1/session``
+(``sign_in_codes.py``). A page session made so may set a new password without the
+old one for ``sign_in_code_seconds``: that is how a forgotten password is replaced.
 """
 
 from __future__ import annotations
@@ -41,18 +47,23 @@ from ..auth import (
 )
 from ..context import Judge, JudgeDep
 from ..db import utcnow
-from ..errors import ERROR_RESPONSES, conflict, not_found
+from ..errors import ERROR_RESPONSES, ApiError, conflict, invalid, not_found
+from ..mail import Mail, Mailer
 from ..models import Token, User
 from ..passwords import check_strength, passwords
 from ..schemas import (
     AccountIn,
     AccountOut,
+    CodeRequestIn,
+    CodeRequestOut,
     CredentialsIn,
     Password,
+    SessionIn,
     SessionOut,
     StrictBody,
     TokenOut,
 )
+from ..sign_in_codes import fresh_code_session, mail_text, request_code, sign_in
 
 router = APIRouter(prefix="/api/v1", tags=["accounts"], responses=ERROR_RESPONSES)
 
@@ -63,11 +74,15 @@ class AccountDetailsOut(BaseModel):
     id: int
     username: str
     email: str | None
+    password_needed: bool = Field(
+        default=True, description="false: this page session was signed in by a mailed "
+        "code a short while ago, and may set a new password without the current one")
 
 
 class PasswordChangeIn(StrictBody):
-    password: Annotated[str, StringConstraints(max_length=256)] = Field(
-        description="the current password")
+    password: Annotated[str, StringConstraints(max_length=256)] | None = Field(
+        default=None, description="the current password; may be left out only by a page "
+        "session signed in by a mailed code within sign_in_code_seconds")
     new_password: Password
 
 
@@ -133,7 +148,9 @@ def _details(j: Judge, user_id: int) -> AccountDetailsOut:
 @router.get("/account", response_model=AccountDetailsOut)
 def whoami(who: CallerDep, j: JudgeDep) -> AccountDetailsOut:
     """The account the credentials belong to (its e-mail address only to itself)."""
-    return _details(j, who.user_id)
+    details = _details(j, who.user_id)
+    details.password_needed = not fresh_code_session(j, who.token_id)
+    return details
 
 
 @router.post("/tokens", status_code=201, response_model=TokenOut)
@@ -153,12 +170,23 @@ def revoke_token(who: CallerDep, j: JudgeDep) -> Response:
 
 
 @router.post("/session", status_code=201, response_model=SessionOut)
-async def create_session(body: CredentialsIn, request: Request, response: Response,
+async def create_session(body: SessionIn, request: Request, response: Response,
                          j: JudgeDep) -> SessionOut:
     """Log in for the web pages: sets the session cookie and the CSRF cookie. Every
-    change made with the cookie must send the CSRF token as ``X-CSRF-Token``."""
-    user = await log_in(j, body.username, body.password, client_ip(request))
-    secret = await run_in_threadpool(issue_token, j, user.id, "session")
+    change made with the cookie must send the CSRF token as ``X-CSRF-Token``.
+
+    Either ``password``, or ``code``: a one-time code mailed by ``POST
+    /api/v1/session/code``. A right code signs in even while strangers' failures
+    refuse the name's password from new addresses (the address's own limit still
+    applies, and a code may be given wrongly only a few times from one address)."""
+    if (body.password is None) == (body.code is None):
+        raise invalid("give either 'password' or 'code' (a sign-in code mailed to you)")
+    ip = client_ip(request)
+    if body.code is not None:
+        user = await run_in_threadpool(sign_in, j, body.username, body.code, ip)
+    else:
+        user = await log_in(j, body.username, body.password or "", ip)
+    secret = await run_in_threadpool(issue_token, j, user.id, "session", body.code is not None)
     csrf = csrf_token(secret)
     age = j.settings.session_seconds
     secure = j.settings.secure_cookies
@@ -178,6 +206,27 @@ def _signed_out(who: Caller) -> Response:
     return response
 
 
+@router.post("/session/code", status_code=202, response_model=CodeRequestOut)
+async def mail_sign_in_code(body: CodeRequestIn, request: Request,
+                            j: JudgeDep) -> CodeRequestOut:
+    """Mail a one-time sign-in code to the account's e-mail address (for ``POST
+    /api/v1/session`` with ``{"username", "code"}``). The answer is the same whether
+    or not the account exists or has an address. Throttled per name and per address
+    (429); 503 when this judge has no SMTP server to send it with."""
+    mailer: Mailer | None = request.app.state.mailer
+    if mailer is None:
+        raise ApiError(503, "this judge cannot send mail (its operator set no SMTP server), "
+                       "so it cannot mail sign-in codes")
+    ip = client_ip(request)
+    mailing = await run_in_threadpool(request_code, j, body.username, ip)
+    if mailing is not None:  # committed: the mail thread sends it, no request waits
+        subject, text = mail_text(j, mailing, ip)
+        mailer.send(Mail(mailing.to, subject, text))
+    minutes = max(1, j.settings.sign_in_code_seconds // 60)
+    return CodeRequestOut(message="if this account has an e-mail address, a sign-in code is "
+                          f"on its way there; it works once, for {minutes} minutes")
+
+
 @router.delete("/session", status_code=204)
 def end_session(who: CallerDep, j: JudgeDep) -> Response:
     """Log out of the web pages (CSRF-checked like every cookie change)."""
@@ -194,15 +243,22 @@ def _set_password(j: Judge, user_id: int, hashed: str, keep_token: int) -> None:
     with j.db.write() as s:
         s.execute(update(User).where(User.id == user_id).values(password_hash=hashed))
         s.execute(delete(Token).where(Token.user_id == user_id, Token.id != keep_token))
+        # a code's session sets one new password without the old, not several
+        s.execute(update(Token).where(Token.id == keep_token).values(code_at=None))
 
 
 @router.put("/account/password", status_code=204)
 async def change_password(body: PasswordChangeIn, request: Request, who: CallerDep,
                           j: JudgeDep) -> Response:
     """Change the password: ``password`` is the current one (checked and throttled
-    like a log-in: 401 when wrong). Every other token and session of the account is
-    revoked; the one of this request stays."""
-    await log_in(j, who.username, body.password, client_ip(request))
+    like a log-in: 401 when wrong). A page session signed in by a mailed code within
+    ``sign_in_code_seconds`` may leave it out (a forgotten password). Every other
+    token and session of the account is revoked; the one of this request stays."""
+    if body.password is not None:
+        await log_in(j, who.username, body.password, client_ip(request))
+    elif not await run_in_threadpool(fresh_code_session, j, who.token_id):
+        raise invalid("give your current password as 'password' (only a page session "
+                      "signed in by a mailed code a short while ago may leave it out)")
     details = await run_in_threadpool(_details, j, who.user_id)
     await run_in_threadpool(check_strength, body.new_password, who.username, details.email)
     hashed = await passwords(j.settings).hash(body.new_password)
@@ -215,7 +271,7 @@ def change_email(body: EmailIn, who: CallerDep, j: JudgeDep) -> AccountDetailsOu
     """Change the e-mail address deadline reminders go to (null: none)."""
     with j.db.write() as s:
         s.execute(update(User).where(User.id == who.user_id).values(email=body.email))
-    return _details(j, who.user_id)
+    return whoami(who, j)
 
 
 @router.get("/account/tokens", response_model=list[TokenInfoOut])
