@@ -1,5 +1,6 @@
 /* Sign-up, log-in and the account page: the API's /accounts, /session (which sets
-   the cookies) and /account/... (password, e-mail, tokens and sessions). */
+   the cookies), /session/code (a one-time sign-in code by mail) and /account/...
+   (password, e-mail, tokens and sessions). */
 "use strict";
 
 /* Where to go after logging in: `next` only if it is a page of this very server.
@@ -39,6 +40,16 @@ async function showTokens(list) {
     }, text: "Revoke"}))));
 }
 
+/* A page session signed in by a mailed code may set a new password without the
+   current one for a while (GET /account says so): the field is then optional. */
+async function passwordNeeded(pw) {
+  const me = await api("GET", "/account");
+  const current = pw.elements["current"];
+  current.required = me.password_needed;
+  current.placeholder = me.password_needed ? ""
+    : "not needed: you signed in with a mailed code";
+}
+
 function accountPage() {
   const pw = document.getElementById("password-form");
   pw.addEventListener("submit", async (ev) => {
@@ -46,14 +57,17 @@ function accountPage() {
     showError("password-error", null);
     const done = document.getElementById("password-done");
     done.textContent = "";
+    const body = {new_password: pw.elements["new"].value};
+    if (pw.elements["current"].value) body.password = pw.elements["current"].value;
     try {
-      await api("PUT", "/account/password", {password: pw.elements["current"].value,
-                                             new_password: pw.elements["new"].value});
+      await api("PUT", "/account/password", body);
       pw.reset();
       done.textContent = "Password changed; every other session and token was revoked.";
+      await passwordNeeded(pw);
       await showTokens(list);
     } catch (e) { showError("password-error", e); }
   });
+  passwordNeeded(pw).catch((e) => showError("password-error", e));
   const mail = document.getElementById("email-form");
   mail.addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -76,15 +90,53 @@ function accountPage() {
   showTokens(list).catch((e) => showError("tokens-error", e));
 }
 
+/* "Mail me a sign-in code": the first form asks for a code for a name, the second
+   (shown once asked) signs in with it. A log-in refused with 429 because of others'
+   guesses points here, with the name filled in. */
+function codeForms(login) {
+  const ask = document.getElementById("code-ask-form");
+  const enter = document.getElementById("code-form");
+  const name = ask.elements["username"];
+  ask.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    showError("code-ask-error", null);
+    const sent = document.getElementById("code-sent");
+    sent.textContent = "";
+    try {
+      const got = await api("POST", "/session/code", {username: name.value});
+      sent.textContent = got.message.charAt(0).toUpperCase() + got.message.slice(1) + ".";
+      enter.hidden = false;
+      enter.elements["code"].focus();
+    } catch (e) { showError("code-ask-error", e); }
+  });
+  enter.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    showError("code-error", null);
+    try {
+      await api("POST", "/session", {username: name.value, code: enter.elements["code"].value});
+      location.href = sameOriginPath(login.dataset.next, "/lobby");
+    } catch (e) { showError("code-error", e); }
+  });
+  return (username) => {
+    if (!name.value) name.value = username;
+    document.getElementById("code-ask").focus();
+  };
+}
+
 document.addEventListener("DOMContentLoaded", () => {
   const login = document.getElementById("login-form");
+  const offerCode = login && document.getElementById("code-ask-form") ? codeForms(login)
+    : null;
   if (login) login.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     showError("login-error", null);
     try {
       await logIn(login.elements["username"].value, login.elements["password"].value);
       location.href = sameOriginPath(login.dataset.next, "/lobby");
-    } catch (e) { showError("login-error", e); }
+    } catch (e) {
+      showError("login-error", e);
+      if (e.status === 429 && offerCode) offerCode(login.elements["username"].value);
+    }
   });
   const signup = document.getElementById("signup-form");
   if (signup) signup.addEventListener("submit", async (ev) => {
