@@ -1,4 +1,5 @@
-"""Routes for variants, games and seats (the master's actions: ``master.py``).
+"""Routes for variants, games and seats (the master's actions: ``master.py``; what a
+new game is made of, checked and written: ``creation.py``).
 
 Who sees what: a public game's details are open to every signed-in account; a
 private game's only to its master and players (others get 403, the same as for
@@ -15,25 +16,22 @@ server processes.
 from __future__ import annotations
 
 import secrets
-from datetime import timedelta
 from typing import Annotated
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from fastapi import APIRouter, Header, Query
 
 from ..access import game_for_update, get_game, invited, require_view, seat_of, seats_of
 from ..auth import CallerDep
-from ..bots import DEFAULT_STAND_IN, bot_name
 from ..context import Judge, JudgeDep
+from ..creation import add_game, plan_game
 from ..db import utcnow
-from ..errors import ERROR_RESPONSES, conflict, forbidden, invalid
+from ..errors import ERROR_RESPONSES, conflict, forbidden
 from ..game_view import game_out
 from ..models import GameRow, Seat
 from ..processing import request_processing, start_if_full
 from ..quotas import check_game_limits
-from ..rules import Rules, bundled_variants, check_options, rule_options
+from ..rules import bundled_variants, check_options, rule_options
 from ..schemas import GameId, GameIn, GameOut, OptionOut, SeatIn, SeatOut, VariantOut
-from ..seating import fill_with_bots
 from ..uploads import choose_variant, claim_names
 
 router = APIRouter(prefix="/api/v1", tags=["games"], responses=ERROR_RESPONSES)
@@ -63,50 +61,17 @@ def create_game(body: GameIn, who: CallerDep, j: JudgeDep) -> GameOut:
     plays a bundled variant, or a designer's variant file sent as ``variant_file``
     (checked as ``standoff check-variant`` does: 422 with the problems)."""
     options = check_options(body.options or {})
-    deadlines = dict(j.settings.default_deadlines)
-    if body.deadlines is not None:
-        deadlines.update({k: s for k, s in body.deadlines.model_dump().items() if s is not None})
     now = utcnow()
     # the variant is checked (a designer's file in a bounded worker) and built before
     # the write transaction: no other request waits for it
     chosen = choose_variant(j, who.user_id, body.variant, body.variant_file, now)
-    rules = chosen.rules
-    state = rules.new_state(options)
-    phase, _ = rules.phase_of(state)
-    seated = _seated_at_creation(body, rules)
+    plan = plan_game(body, chosen.rules, options, j.settings.default_deadlines)
     with j.db.write() as s:
         check_game_limits(s, j, who)
         if chosen.keys:
             claim_names(s, chosen, now)
-        game = GameRow(name=body.name, variant=chosen.name, options=options, press=body.press,
-                    anonymous=body.anonymous, private=body.private,
-                    invite_code=secrets.token_urlsafe(12) if body.private else None,
-                    master_id=who.user_id, status="forming", turn=0, phase=phase,
-                    phase_title=rules.phase_title(state), state=state,
-                    to_order=[], deadlines=deadlines, deadline=None, paused=False,
-                    paused_remaining=None, process_requested=False, outcome=None,
-                    created_at=now, started_at=None, finished_at=None,
-                    variant_file=chosen.text, variant_sha256=chosen.sha256, remind_at=None,
-                    reminded_turn=None, power_count=len(rules.powers),
-                    fill_bot=body.fill_bot,
-                    join_by=now + timedelta(seconds=body.join_seconds if body.join_seconds
-                                            is not None else DEFAULT_JOIN_SECONDS)
-                    if body.fill_bot else None,
-                    takeover_after=body.takeover_after,
-                    takeover_bot=(body.takeover_bot or DEFAULT_STAND_IN)
-                    if body.takeover_after is not None else None,
-                    deadline_time=body.deadline_time,
-                    time_zone=_time_zone(body.time_zone) if body.deadline_time else None)
-        s.add(game)
-        s.flush()
-        for power, bot in seated.items():
-            s.add(Seat(game_id=game.id, power=power, user_id=who.user_id if bot is None
-                       else None, bot=bot, open=False, missed=0, ready_turn=None, nmr=0,
-                       joined_at=now, draw_vote=False, concede_to=None))
-        s.flush()
-        if body.fill_bot is not None and body.join_seconds == 0:
-            fill_with_bots(s, game, rules.powers, seats_of(s, game.id), body.fill_bot, now)
-        started = start_if_full(s, game, rules, now, j.settings)
+        game = add_game(s, plan, who.user_id, chosen.name, chosen.text, chosen.sha256, now)
+        started = start_if_full(s, game, chosen.rules, now, j.settings)
         out, game_id, turn, due = game_out(s, game, who, j), game.id, game.turn, \
             game.process_requested
     if started:
@@ -114,42 +79,6 @@ def create_game(body: GameIn, who: CallerDep, j: JudgeDep) -> GameOut:
         if due:
             request_processing(j, game_id, turn)
     return out
-
-
-def _time_zone(name: str | None) -> str:
-    """An IANA time zone's name, checked (400 for one the judge does not know)."""
-    if name is None:
-        return "UTC"
-    try:
-        ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError) as exc:
-        raise invalid(f"there is no time zone {name!r}: give an IANA name such as "
-                      "Europe/Paris or America/New_York") from exc
-    return name
-
-
-#: how long a game with ``fill_bot`` waits for people when it does not say
-DEFAULT_JOIN_SECONDS = 24 * 3600
-
-
-def _seated_at_creation(body: GameIn, rules: Rules) -> dict[str, str | None]:
-    """The seats a new game has at once: {power: bot}, None for the creator's own
-    (``power``). 422 for an unknown bot or power, 409 for a power given twice."""
-    for bot in (body.fill_bot, body.takeover_bot, *(body.bots or {}).values()):
-        if bot is not None:
-            bot_name(bot)
-    seated: dict[str, str | None] = {}
-    for text, bot in (body.bots or {}).items():
-        power = rules.power_id(text)
-        if power in seated:
-            raise conflict(f"{power} is given a bot twice")
-        seated[power] = bot
-    if body.power is not None:
-        mine = rules.power_id(body.power)
-        if mine in seated:
-            raise conflict(f"{mine} is given to a bot: you cannot play it too")
-        seated[mine] = None
-    return seated
 
 
 # GET /games (the lobby's listing, paged) is in lobby.py, with the limits on creating
