@@ -3,7 +3,8 @@
 lobby's form and plays it through 1934; one person plays Standard with six bots to
 the end; a player on leave has the bot chosen in the leave form play their seat and
 gets it back with "I'm back"; a replacement takes over a seat its master opened and
-reads the press sent to that power before they came. The API is used only for what
+reads the press sent to that power before they came; a bot that overruns its time
+is listed on its master's page (and on no player's). The API is used only for what
 another person would do (a second player's account, their orders and ready flag).
 Screenshots: ``tests/artifacts/screenshots/bots-*.png``."""
 
@@ -22,6 +23,7 @@ from browser_fixtures import (
     PHONE,
     NewContext,
     create_game_by_form,
+    log_in,
     no_sideways_scroll,
     open_game,
     order_by_text,
@@ -304,6 +306,12 @@ def test_a_replacement_takes_over_an_abandoned_seat_and_reads_its_press(
     page = player_page(new_context, newcomer_name, "/lobby")
     take = page.get_by_test_id(f"takeover-{game_id}-france")
     expect(take).to_be_visible()
+    # the line says it is a seat opened for a replacement, and who stands in meanwhile
+    expect(page.get_by_test_id(f"seat-open-{game_id}-france")).to_have_text(
+        "open for a new player")
+    expect(page.get_by_test_id(f"seat-bot-{game_id}-france")).to_have_text("bot: random")
+    expect(page.get_by_test_id("open-seats").get_by_test_id(f"bots-{game_id}")).to_have_attribute(
+        "data-powers", " ".join(sorted((*STANDARD_BOTS, "france"))))
     screenshot(page, "bots-lobby-open-seat", full_page=True)
     take.click()
     page.wait_for_url(re.compile(rf"/games/{game_id}$"))
@@ -383,3 +391,60 @@ def test_the_seat_controls_fit_a_phone(new_context: NewContext, web_api: Api) ->
     expect(page.get_by_test_id("master-open-row")).to_be_visible()
     no_sideways_scroll(page)
     screenshot(page, "bots-game-phone", full_page=True)
+
+
+@pytest.fixture
+def overrunning_server(tmp_path: Path) -> Iterator[ServerProcess]:
+    """A judge whose bots all overrun: each is given 1 s and sleeps 3 s first (the
+    bot runner's test hook), so every bot seat is in civil disorder each phase."""
+    server = ServerProcess(f"sqlite:///{tmp_path / 'judge.db'}",
+                           STANDOFF_SQLITE_SYNCHRONOUS="NORMAL", STANDOFF_BOT_SECONDS="1",
+                           STANDOFF_TEST_BOT_DELAY="3").start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_the_master_sees_the_phases_a_bot_gave_no_orders(
+        new_context: NewContext, overrunning_server: ServerProcess) -> None:
+    """Issue 28: a bot that fails or overruns its budget leaves its seat in civil
+    disorder for that phase, shown to the master: the master's page lists the phase,
+    the power, the bot and why; a player's page has no such list."""
+    api = overrunning_server.client()
+    try:
+        master_name, master = sign_up_api(api)
+        game = api.new_game(master, name=unique_name("Overrun"), power="england",
+                            bots={"france": "heuristic"})
+        gid = game["id"]
+        players: dict[str, str] = {}
+        for power in game["powers"]:
+            if power not in ("england", "france"):
+                name, token = sign_up_api(api)
+                api.call("POST", f"/games/{gid}/seats", token, {"power": power}, expect=201)
+                players[power] = name
+        end = time.monotonic() + 60
+        while not api.json("GET", f"/games/{gid}", master)["bot_failures"]:
+            assert time.monotonic() < end, "no bot failure within a minute"
+            time.sleep(0.2)
+    finally:
+        api.client.close()
+    page = new_context(base_url=overrunning_server.url).new_page()
+    log_in(page.context, master_name)
+    open_game(page, gid, "S1901M")
+    failures = page.get_by_test_id("bot-failures").get_by_test_id("bot-failure")
+    expect(failures).to_have_count(1)
+    expect(failures.first).to_contain_text("S1901M · France · heuristic bot:")
+    expect(failures.first).to_contain_text("longer than 1 s")
+    # the seat is in civil disorder for the phase: ready, with nothing sent
+    expect(page.get_by_test_id("bot-france")).to_have_text("bot: heuristic")
+    page.get_by_test_id("bot-failures").scroll_into_view_if_needed()
+    screenshot(page, "bots-master-failures")
+    player = new_context(base_url=overrunning_server.url).new_page()
+    log_in(player.context, players["germany"])
+    open_game(player, gid, "S1901M")
+    expect(player.get_by_test_id("bot-france")).to_have_text("bot: heuristic")
+    expect(player.get_by_test_id("master-panel")).to_have_count(0)
+    expect(player.get_by_test_id("bot-failures")).to_have_count(0)
+    expect(player.get_by_test_id("bot-failure")).to_have_count(0)
+    screenshot(player, "bots-player-no-failures")

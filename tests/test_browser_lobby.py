@@ -1,5 +1,6 @@
 """Sign-up, log-in and the lobby in a real browser (Chromium, ``browser_fixtures``):
-the forms, their errors, creating a game of a variant and joining a power."""
+the forms, their errors, creating a game of a variant and joining a power, and the
+powers bots play marked on every game line (issue 28)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from browser_fixtures import (
     PHONE,
     NewContext,
     log_in,
+    no_sideways_scroll,
+    player_page,
     screenshot,
     sign_up,
     sign_up_api,
@@ -103,3 +106,47 @@ def test_lobby_screenshots(new_context: NewContext, web_api: Api) -> None:
         if label == "phone":
             width = page.evaluate("document.documentElement.scrollWidth")
             assert width <= 390, f"the lobby is {width} px wide on a 390 px phone"
+
+
+def test_the_lobby_marks_the_powers_bots_play(new_context: NewContext, web_api: Api) -> None:
+    """Issue 28: a bot's seat is shown as such to everyone, anonymous games included. A
+    game created with bots at three seats is listed in another person's lobby with a
+    badge naming those powers (each one's bot in its title); its join buttons never
+    offer a bot's seat, which shows as a bot badge instead; at desktop width and on a
+    390 px phone, with nothing wider than the screen."""
+    creator_name, creator = sign_up_api(web_api)
+    game_name = unique_name("Three bots")
+    game = web_api.new_game(creator, name=game_name, power="england", anonymous=True,
+                            bots={"italy": "random", "russia": "heuristic", "turkey": "random"})
+    gid = game["id"]
+    # the creator's own list says it too
+    mine = player_page(new_context, creator_name)
+    expect(mine.get_by_test_id("my-games").get_by_test_id(f"bots-{gid}")).to_have_text(
+        "3 bots: italy, russia, turkey")
+    name, _ = sign_up_api(web_api)
+    for label, options in (("desktop", {}), ("phone", PHONE)):
+        page = player_page(new_context, name, **options)
+        line = page.get_by_test_id("open-games").locator(f'li[data-game="{gid}"]')
+        expect(line).to_contain_text(game_name)
+        badge = line.get_by_test_id(f"bots-{gid}")
+        expect(badge).to_have_text("3 bots: italy, russia, turkey")
+        expect(badge).to_have_class(re.compile(r"\bseat-badge bot\b"))
+        expect(badge).to_have_attribute("data-powers", "italy russia turkey")
+        expect(badge).to_have_attribute(
+            "title", "Played by bots: italy (random), russia (heuristic), turkey (random)")
+        for power, bot in (("italy", "random"), ("russia", "heuristic"), ("turkey", "random")):
+            expect(line.get_by_test_id(f"join-{gid}-{power}")).to_have_count(0)
+            expect(line.get_by_test_id(f"seat-bot-{gid}-{power}")).to_have_text(
+                f"{power} · bot: {bot}")
+        expect(line.get_by_test_id(f"join-{gid}-england")).to_be_disabled()  # the creator's
+        for power in ("austria", "france", "germany"):
+            expect(line.get_by_test_id(f"join-{gid}-{power}")).to_be_enabled()
+        line.scroll_into_view_if_needed()
+        if label == "phone":
+            assert badge.bounding_box()["width"] <= 390  # type: ignore[index]
+            no_sideways_scroll(page)
+        screenshot(page, f"lobby-bots-{label}")
+    # "any free power" never lands on a bot's seat: the free ones go first
+    _, joiner = sign_up_api(web_api)
+    seat = web_api.json("POST", f"/games/{gid}/seats", joiner, {}, expect=201)
+    assert seat.get("power") in ("austria", "france", "germany"), seat

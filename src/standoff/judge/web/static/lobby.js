@@ -4,7 +4,10 @@
    deadlines, press, anonymous, private; the creator's own power and the bots
    that take the other seats, now, after a join period, or per power; a bot
    taking over a seat whose player stops sending orders). Everything goes
-   through the API. */
+   through the API. Every line says which powers bots play (the listing's bots, the
+   game page's badge from seats.js): a bot's seat is never offered to join, and a
+   seat opened for a replacement says so, with the bot standing in. */
+/* global seatBadge, listedBots, joinSeats */
 "use strict";
 
 const VARIANTS = Object.fromEntries(
@@ -25,6 +28,16 @@ function gameLine(g) {
   return bits.join(" · ");
 }
 
+/* the line's word on its bots (every list: mine, open seats, open games): one
+   badge naming the powers, each power's bot in its title */
+function botsBadge(g) {
+  const bots = listedBots(g.bots);
+  if (!bots) return null;
+  const badge = seatBadge({kind: "bot", text: bots.text}, "bots-" + g.id, StandoffLogic.botsLine(g.bots));
+  badge.dataset.powers = bots.powers.join(" ");
+  return el("span", {}, " ", badge);
+}
+
 async function join(gameId, power, invite) {
   showError("join-error", null);
   const body = {};
@@ -37,14 +50,21 @@ async function join(gameId, power, invite) {
 }
 
 function joinButtons(g) {
-  // from the listing alone (taken_powers): no request per game
+  // from the listing alone (taken_powers, bots): no request per game; a bot's seat
+  // is its badge, never a button
   const box = el("div", {class: "joins", "data-testid": "join-" + g.id});
   const variant = VARIANTS[g.variant];
-  const taken = new Set(g.taken_powers || []);
   if (variant) {  // an uploaded variant's powers are on its game page
-    for (const p of variant.powers) {
+    for (const s of joinSeats(variant.powers, g)) {
+      const p = s.power;
+      if (s.bot) {
+        for (const b of StandoffLogic.seatBadges({bot: s.bot})) {
+          box.append(seatBadge({kind: b.kind, text: p + " · " + b.text}, "seat-bot-" + g.id + "-" + p), " ");
+        }
+        continue;
+      }
       box.append(el("button", {type: "button", class: "small", "data-testid": "join-" + g.id + "-" + p,
-        disabled: taken.has(p), onclick: () => join(g.id, p)}, p));
+        disabled: !s.free, onclick: () => join(g.id, p)}, p));
     }
   }
   box.append(el("button", {type: "button", class: "small", "data-testid": "join-" + g.id + "-any",
@@ -91,12 +111,12 @@ function addGames(games) {
     if (g.your_power || g.master) {
       const link = el("a", {href: "/games/" + g.id, "data-testid": "game-link-" + g.id}, g.name);
       rows.mine.append(el("li", {"data-game": g.id}, link, " ", el("span", {class: "muted"}, gameLine(g)),
-        needBadges(g)));
+        botsBadge(g), needBadges(g)));
     }
     if (g.status === "active" && (g.open_powers || []).length && !g.your_power) addOpenSeat(g);
     if (g.status === "forming" && !g.your_power && !g.private) {
       rows.open.append(el("li", {"data-game": g.id}, el("a", {href: "/games/" + g.id}, g.name), " ",
-        el("span", {class: "muted"}, gameLine(g)), joinButtons(g)));
+        el("span", {class: "muted"}, gameLine(g)), botsBadge(g), joinButtons(g)));
     }
   }
   for (const list of [mine, open]) {
@@ -112,17 +132,23 @@ function addGames(games) {
 }
 
 /* a running public game with seats open for a new player (the listing says
-   which: open_powers), each a "take over" button */
+   which: open_powers), each a "take over" button with the game page's badges: open
+   for a new player, and the bot standing in meanwhile */
 function addOpenSeat(g) {
   const list = document.getElementById("open-seats");
   const box = el("div", {class: "joins"});
   for (const p of g.open_powers) {
-    box.append(el("button", {type: "button", class: "small", "data-testid": "takeover-" + g.id + "-" + p,
-      onclick: () => join(g.id, p)}, "take over " + p));
+    const seat = el("span", {class: "open-seat"},
+      el("button", {type: "button", class: "small", "data-testid": "takeover-" + g.id + "-" + p,
+        onclick: () => join(g.id, p)}, "take over " + p));
+    for (const b of StandoffLogic.seatBadges({open: true, bot: (g.bots || {})[p] || null})) {
+      seat.append(" ", seatBadge(b, "seat-" + b.kind + "-" + g.id + "-" + p));
+    }
+    box.append(seat, " ");
   }
   const title = VARIANTS[g.variant] ? VARIANTS[g.variant].title : g.variant;
   list.append(el("li", {"data-game": g.id}, el("a", {href: "/games/" + g.id}, g.name), " ",
-    el("span", {class: "muted"}, title + " · " + (g.phase_title || g.phase)), box));
+    el("span", {class: "muted"}, title + " · " + (g.phase_title || g.phase)), botsBadge(g), box));
 }
 
 /* the create form's seat choices follow the variant: its powers for "You play" and

@@ -5,8 +5,36 @@
    master's seat actions (open a seat for a replacement with a bot standing in,
    fill the empty seats with bots and start now) and the phases in which a bot
    gave no orders. The API decides everything; a refusal shows its reason. The
-   sentences come from logic.js (seatBadges, leaveBody, leaveText). */
+   sentences come from logic.js (seatBadges, leaveBody, leaveText). The lobby loads
+   this file too, for the same badges on its game lines (seatBadge, listedBots,
+   joinSeats); Node's tests load the pure ones (module.exports). */
+/* global module */
 "use strict";
+
+/* one badge ({kind, text}: StandoffLogic.seatBadges' or the lobby's) as every page
+   shows who plays a seat, so the game page and the lobby cannot drift apart */
+function seatBadge(b, testid, title) {
+  return el("span", {class: "seat-badge " + b.kind, "data-testid": testid, title}, b.text);
+}
+
+/* A listed game's bots (GET /games: bots {power: bot}, disclosed to everyone,
+   anonymous games included) as the lobby's badge: null when people play every seat,
+   else the powers (in order) and "3 bots: austria, england, france". */
+function listedBots(bots) {
+  const powers = Object.keys(bots || {}).sort();
+  if (!powers.length) return null;
+  return {powers, text: `${powers.length} bot${powers.length > 1 ? "s" : ""}: ${powers.join(", ")}`};
+}
+
+/* The join choices of a forming game in the listing (``powers``: the variant's;
+   ``g``: its taken_powers and bots): each power with the bot that plays it, and
+   whether a person may still take it. A bot's seat is never free, even if the
+   listing's taken_powers left it out. */
+function joinSeats(powers, g) {
+  const taken = new Set(g.taken_powers || []);
+  const bots = g.bots || {};
+  return powers.map((p) => ({power: p, bot: bots[p] || null, free: !taken.has(p) && !bots[p]}));
+}
 
 /* a datetime-local box's value for a moment (ms), in the browser's time zone */
 function localInputValue(ms) {
@@ -61,9 +89,7 @@ class SeatDesk {
     const cell = el("td", {});
     if (s.player) cell.append(s.player);
     else if (!s.bot && !s.open) cell.append(g.anonymous ? "anonymous" : "—");
-    for (const b of StandoffLogic.seatBadges(s)) {
-      cell.append(" ", el("span", {class: "seat-badge " + b.kind, "data-testid": b.kind + "-" + p}, b.text));
-    }
+    for (const b of StandoffLogic.seatBadges(s)) cell.append(" ", seatBadge(b, b.kind + "-" + p));
     if (s.open && g.status === "active" && !this.game.power) {
       cell.append(" ", el("button", {type: "button", class: "small", "data-testid": "takeover-" + p,
         onclick: () => this.takeOver(p)}, "Take over"));
@@ -160,3 +186,5 @@ class SeatDesk {
     } catch (e) { showError("master-error", e); }
   }
 }
+
+if (typeof module !== "undefined" && module.exports) module.exports = {listedBots, joinSeats};
