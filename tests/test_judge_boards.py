@@ -183,3 +183,22 @@ def test_a_merged_build_stands_beside_another(db_url: str) -> None:
                          {"merge": True, "orders": {"france": [fleet_mar]}})
         assert sorted(board["steps"][board["at"]]["orders"]["france"]) == sorted(
             [fleet_mar, fleet_bre])
+
+
+def test_a_winter_step_counts_builds_as_the_rules_allow(db_url: str) -> None:
+    """DATC 4.D.x / the rulebook's builds: a power builds only in its own vacant home
+    centres. France with five centres and three units, two of them on home centres,
+    may build one (in Brest), not two: the step says so, as the rules count it, and
+    the page shows that count rather than centres minus units."""
+    with make_api(db_url) as api:
+        token = api.signup()
+        key = api.json("POST", "/boards", token, {"variant": "standard"}, expect=201)["key"]
+        api.json("PUT", f"/boards/{key}/units", token, {
+            "units": {"france": ["A PAR", "A MAR", "A BUR"], "germany": ["A MUN", "A RUH"]},
+            "centres": {"france": ["PAR", "MAR", "BRE", "SPA", "BEL"], "germany": ["MUN"]}})
+        for _ in range(2):  # Spring and Fall, every unit holding
+            board = api.json("POST", f"/boards/{key}/adjudicate", token)
+        step = board["steps"][board["at"]]
+        assert step["phase"] == "W1901A"
+        assert step["adjustments"] == {"france": 1, "germany": -1}
+        assert board["steps"][0]["adjustments"] == {}  # a movement step asks none

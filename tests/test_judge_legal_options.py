@@ -116,6 +116,10 @@ def test_builds_in_winter(api: Api, db_url: str) -> None:
         order="BUILD F STP/NC", kind="build", location="STP/NC", unit="F STP/NC",
         unit_type="F")
     assert options(api, table, "england") == {}  # nothing to build or remove
+    # the game view says how many, as the rules count them (what the page's prompt shows)
+    seats = api.game(table, table.players["france"])["powers"]
+    assert {p: s["adjustment"] for p, s in seats.items() if s["adjustment"]} == {
+        "france": 2, "austria": 3, "germany": 3, "italy": 3, "russia": 4, "turkey": 3}
 
 
 def test_removals(api: Api, db_url: str) -> None:

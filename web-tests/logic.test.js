@@ -158,17 +158,14 @@ test("a build by clicks: the empty centre, Build, then the unit type or coast", 
   assert.equal(L.next([WAIVE], 0).send.order, "WAIVE");
 });
 
-test("the adjustments a Winter position asks: builds and removals per power", () => {
-  const position = {
-    centres: {france: ["BRE", "MAR", "PAR", "BEL"], turkey: ["ANK"], italy: ["ROM"]},
-    units: {france: ["A BEL"], turkey: ["F ANK", "A SYR"], italy: ["A ROM"], austria: ["A VIE"]},
-  };
-  assert.deepEqual(L.adjustments(position), [
+test("the adjustments a Winter step asks, as the rules count them: builds and removals per power", () => {
+  assert.deepEqual(L.adjustments({turkey: -1, france: 2, austria: -1, italy: 0}), [
     {power: "austria", builds: 0, removals: 1},
-    {power: "france", builds: 3, removals: 0},
+    {power: "france", builds: 2, removals: 0},
     {power: "turkey", builds: 0, removals: 1},
   ]);
   assert.deepEqual(L.adjustments({}), []);
+  assert.deepEqual(L.adjustments(undefined), []);
 });
 
 test("two moves to different places are not a land-or-convoy pair", () => {

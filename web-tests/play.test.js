@@ -38,19 +38,22 @@ test("movement: the units without an order are named, then 'all units ordered' (
   assert.match(all.text, /all units ordered/);
 });
 
-test("winter: builds N counted from centres and units, a site is not 'a unit' (§3)", () => {
+test("winter: builds N as the rules allow them, not centres minus units (§3)", () => {
+  // four centres and one unit, but Spain is no home centre: the rules allow two builds
   const g = game({phase: "W1901A", phase_title: "Winter 1901, Adjustment",
-    position: {units: {france: ["A PAR"]}, centres: {france: ["PAR", "MAR", "BRE", "SPA"]}}});
+    position: {units: {france: ["A PAR"]}, centres: {france: ["PAR", "MAR", "BRE", "SPA"]}},
+    powers: {france: {adjustment: 2}}});
   const table = {MAR: [opt("MAR", "build", {unit: null})], BRE: [opt("BRE", "build", {unit: null})]};
   const p = P.prompt(g, "france", table, [{order: "A MAR BUILD", kind: "build", location: "MAR"}]);
   assert.equal(p.kind, "builds");
-  assert.equal(p.left, 2);
-  assert.match(p.text, /build 3 units/);
+  assert.equal(p.left, 1);
+  assert.match(p.text, /build 2 units/);
   assert.doesNotMatch(p.text, /click one of your units/i);
 });
 
 test("winter: removals N", () => {
-  const g = game({phase: "W1901A", position: {units: {france: ["A PAR", "A MAR"]}, centres: {france: ["PAR"]}}});
+  const g = game({phase: "W1901A", position: {units: {france: ["A PAR", "A MAR"]}, centres: {france: ["PAR"]}},
+    powers: {france: {adjustment: -1}}});
   const p = P.prompt(g, "france", {PAR: [opt("PAR", "remove")], MAR: [opt("MAR", "remove")]}, []);
   assert.equal(p.kind, "removals");
   assert.match(p.text, /remove 1 unit\b/);

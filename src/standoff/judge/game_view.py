@@ -39,6 +39,7 @@ def game_out(s: Session, game: GameRow, who: Caller, j: Judge) -> GameOut:
     is_master = who.user_id == game.master_id
     active = game.status == "active"
     now = utcnow()
+    due = _adjustments(j, game)
     powers = {}
     for power in _powers(j, game, seats):
         seat = seats.get(power)
@@ -52,6 +53,7 @@ def game_out(s: Session, game: GameRow, who: Caller, j: Judge) -> GameOut:
             ready=active and seat is not None and seat.ready_turn == game.turn,
             nmr=seat.nmr if seat is not None else 0,
             to_order=active and power in game.to_order,
+            adjustment=due.get(power, 0),
             bot=st.bot if st is not None else None,
             away=st is not None and st.kind == "away",
             open=seat is not None and seat.open)
@@ -88,6 +90,18 @@ def _powers(j: Judge, game: GameRow, seats: dict[str, Seat]) -> list[str]:
     except VariantUnavailable:
         position = game.state.get("position", {})
         return sorted({*seats, *position.get("units", {}), *position.get("centres", {})})
+
+
+def _adjustments(j: Judge, game: GameRow) -> dict[str, int]:
+    """Each power's builds (positive) or removals (negative) due, in an adjustment
+    phase of a running game; the rules build the position only then (a phase's short
+    name ends in its kind's letter, ``A`` for adjustments)."""
+    if game.status != "active" or not game.phase.upper().endswith("A"):
+        return {}
+    try:
+        return j.variants.rules(game).adjustments(game.state)
+    except VariantUnavailable:
+        return {}
 
 
 def _notes(j: Judge, game: GameRow) -> list[str]:

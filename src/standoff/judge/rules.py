@@ -42,11 +42,13 @@ from standoff import (
     Order,
     OrderResult,
     Phase,
+    PhaseKind,
     Position,
     StandoffError,
     UnitType,
     Variant,
     VariantRegistry,
+    adjustment_counts,
     available_variants,
     clear_orders,
     game_report,
@@ -301,6 +303,16 @@ class Rules:
             return Phase.parse(phase, self.variant.calendar).long_name(self.variant.calendar)
         except StandoffError:
             return phase
+
+    def adjustments(self, state: dict[str, Any]) -> dict[str, int]:
+        """power -> builds (positive) or removals (negative) due in the state's
+        phase, as the rules count them (builds limited by the free sites the
+        variant's build rule allows); empty outside an adjustment phase. The pages
+        show this count rather than subtracting units from centres."""
+        position = self._load(state).position
+        if position.phase.kind is not PhaseKind.ADJUSTMENT:
+            return {}
+        return adjustment_counts(self.variant, position)
 
     def powers_to_order(self, state: dict[str, Any]) -> list[str]:
         """The powers that must act this phase (units, retreats, adjustments): the

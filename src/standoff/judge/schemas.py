@@ -236,6 +236,9 @@ class PowerOut(BaseModel):
     ready: bool
     nmr: int = Field(description="phases in which it had orders to give and gave none")
     to_order: bool = Field(description="has something to order this phase")
+    adjustment: int = Field(default=0, description="in an adjustment phase, the builds "
+                            "(positive) or removals (negative) the rules allow it: builds "
+                            "are limited by its free build sites")
     bot: str | None = Field(default=None, description="the bot playing this power now "
                             "(shown to everyone, anonymous games included); null: a person")
     away: bool = Field(default=False, description="its player is on leave (not why)")
@@ -459,6 +462,9 @@ class BoardStepIn(StrictBody):
 class BoardStepOut(BaseModel):
     phase: str
     phase_title: str = Field(description="the phase as people read it: Spring 1902, Movement")
+    adjustments: dict[str, int] = Field(default_factory=dict, description="in an adjustment "
+                                        "step, each power's builds (positive) or removals "
+                                        "(negative) the rules allow")
     position: dict[str, Any]
     orders: dict[str, list[str]]
     results: list[dict[str, Any]]

@@ -6,7 +6,7 @@ a board of their own from it."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Response
 from sqlalchemy import select
@@ -37,14 +37,22 @@ BoardKey = Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]{1,40}$",
                                description="the board's key, from its link")]
 
 
+def _adjustments(rules: Rules, state: dict[str, Any]) -> dict[str, int]:
+    """A step's builds and removals as the rules count them; only an adjustment step
+    (its short name ends in ``A``) has the position built to ask."""
+    if state.get("outcome") or not str(state["position"]["phase"]).upper().endswith("A"):
+        return {}
+    return rules.adjustments(state)
+
+
 def _out(board: BoardRow, user_id: int | None, rules: Rules) -> BoardOut:
     return BoardOut(
         key=board.key, title=board.title, variant=board.variant, at=board.at,
         powers=dict(rules.power_names),
         steps=[BoardStepOut(phase=str(state["position"]["phase"]),
                             phase_title=rules.phase_title_of(str(state["position"]["phase"])),
-                            position=state["position"], orders=orders, results=results,
-                            outcome=state.get("outcome"))
+                            adjustments=_adjustments(rules, state), position=state["position"],
+                            orders=orders, results=results, outcome=state.get("outcome"))
                for state, orders, results in zip(board.steps, board.orders, board.results,
                                                  strict=True)],
         yours=board.owner_id == user_id, created_at=board.created_at,

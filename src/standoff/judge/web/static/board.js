@@ -195,7 +195,7 @@ function idleHint() {
   if (s.outcome) return "The game on this board is over: step back to play on.";
   if (!s.phase.endsWith("A")) return "Click any unit, of any power, to order it; then Adjudicate.";
   const names = board.powers || {};
-  const due = StandoffLogic.adjustments(s.position).map((a) => `${names[a.power] || a.power} ` +
+  const due = StandoffLogic.adjustments(s.adjustments).map((a) => `${names[a.power] || a.power} ` +
     (a.builds ? `builds ${a.builds}` : `removes ${a.removals}`));
   return "Adjustments" + (due.length ? ": " + due.join(", ") : ": none due") + ". " +
     "Click an empty home centre to build there (then the army, fleet or coast), or Waive; " +

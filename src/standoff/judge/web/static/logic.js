@@ -121,18 +121,12 @@ const StandoffLogic = (() => {
     });
   }
 
-  /* The adjustments a position asks (a Winter phase): [{power, builds, removals}]
-     for every power whose count of units differs from its count of centres, in the
-     order of the powers' ids. */
-  function adjustments(position) {
-    const centres = (position && position.centres) || {};
-    const units = (position && position.units) || {};
-    const out = [];
-    for (const power of [...new Set([...Object.keys(centres), ...Object.keys(units)])].sort()) {
-      const diff = (centres[power] || []).length - (units[power] || []).length;
-      if (diff) out.push({power, builds: Math.max(0, diff), removals: Math.max(0, -diff)});
-    }
-    return out;
+  /* The adjustments a step asks (a Winter phase), from the rules' count (a board
+     step's ``adjustments``: power -> builds, or removals if negative):
+     [{power, builds, removals}] in the order of the powers' ids. */
+  function adjustments(counts) {
+    return Object.keys(counts || {}).sort().filter((power) => counts[power])
+      .map((power) => ({power, builds: Math.max(0, counts[power]), removals: Math.max(0, -counts[power])}));
   }
 
   /* "1d 02:03:04" for a number of seconds (never negative) */

@@ -14,8 +14,12 @@ const StandoffPlay = (() => {
     return kinds;
   }
 
-  function countOf(position, key, power) {
-    return ((position && position[key] && position[key][power]) || []).length;
+  /* The builds (positive) or removals (negative) the rules allow ``power`` this
+     phase, as the game view says (``powers[power].adjustment``): not centres minus
+     units, which overcounts builds when home centres are taken or lost. */
+  function due(game, power) {
+    const seat = game.powers && game.powers[power];
+    return (seat && Number(seat.adjustment)) || 0;
   }
 
   function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
@@ -51,14 +55,14 @@ const StandoffPlay = (() => {
         "You may still write messages.", todo: [], left: 0};
     }
     if (kinds.has("build") || kinds.has("waive")) {
-      const n = Math.max(0, countOf(game.position, "centres", power) - countOf(game.position, "units", power));
+      const n = Math.max(0, due(game, power));
       const given = described.length;
       const left = Math.max(0, n - given);
       return {kind: "builds", left, todo: [], text: `${title}: you may build ${plural(n, "unit")}. ` +
         (left ? `Click an empty home centre of yours (${left} left), or waive.` : "All builds given.")};
     }
     if (kinds.has("remove") && !kinds.has("move")) {
-      const n = Math.max(0, countOf(game.position, "units", power) - countOf(game.position, "centres", power));
+      const n = Math.max(0, -due(game, power));
       const left = Math.max(0, n - described.length);
       return {kind: "removals", left, todo: [], text: `${title}: you must remove ${plural(n, "unit")}. ` +
         (left ? `Click the units to remove (${left} left); otherwise the rules choose.` : "All removals given.")};
