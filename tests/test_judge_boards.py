@@ -186,7 +186,7 @@ def test_a_merged_build_stands_beside_another(db_url: str) -> None:
 
 
 def test_a_winter_step_counts_builds_as_the_rules_allow(db_url: str) -> None:
-    """DATC 4.D.x / the rulebook's builds: a power builds only in its own vacant home
+    """The rulebook's building rule (DATC 6.I): a power builds only in its own vacant home
     centres. France with five centres and three units, two of them on home centres,
     may build one (in Brest), not two: the step says so, as the rules count it, and
     the page shows that count rather than centres minus units."""
