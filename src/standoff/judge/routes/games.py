@@ -1,5 +1,6 @@
 """Routes for variants, games and seats (the master's actions: ``master.py``; what a
-new game is made of, checked and written: ``creation.py``).
+new game is made of, checked and written: ``creation.py``; taking a seat:
+``joining.py``).
 
 Who sees what: a public game's details are open to every signed-in account; a
 private game's only to its master and players (others get 403, the same as for
@@ -15,19 +16,18 @@ server processes.
 
 from __future__ import annotations
 
-import secrets
 from typing import Annotated
 
 from fastapi import APIRouter, Header, Query
 
-from ..access import game_for_update, get_game, invited, require_view, seat_of, seats_of
+from .. import joining
+from ..access import game_for_update, get_game, require_view, seats_of
 from ..auth import CallerDep
-from ..context import Judge, JudgeDep
+from ..context import JudgeDep
 from ..creation import add_game, plan_game
 from ..db import utcnow
-from ..errors import ERROR_RESPONSES, conflict, forbidden
+from ..errors import ERROR_RESPONSES
 from ..game_view import game_out
-from ..models import GameRow, Seat
 from ..processing import request_processing, start_if_full
 from ..quotas import check_game_limits
 from ..rules import bundled_variants, check_options, rule_options
@@ -108,61 +108,14 @@ def take_seat(game_id: GameId, body: SeatIn, who: CallerDep, j: JudgeDep) -> Sea
     now = utcnow()
     with j.db.write() as s:
         game = game_for_update(s, game_id)
-        if not invited(game, who, body.invite):
-            raise forbidden(f"game {game_id} is private: give its invite code to join")
-        seats = seats_of(s, game_id)
-        mine = seat_of(seats, who.user_id)
-        if mine is not None:
-            raise conflict(f"you already play {mine.power} in game {game_id}")
-        if game.status != "forming":
-            power = _take_over(game, seats, body, who.user_id, j)
-            s.flush()
-            return SeatOut(power=power)
-        rules = j.variants.rules(game)
-        everyone = rules.powers
-        if body.power is not None:
-            power = rules.power_id(body.power)
-            if power in seats:
-                raise conflict(f"{power} is taken in game {game_id}")
-        else:
-            free = [p for p in everyone if p not in seats]
-            if not free:
-                raise conflict(f"game {game_id} is full")
-            power = secrets.choice(free)
-        s.add(Seat(game_id=game_id, power=power, user_id=who.user_id, bot=None, open=False,
-                   missed=0, ready_turn=None, nmr=0, joined_at=now, draw_vote=False,
-                   concede_to=None))
-        s.flush()
-        started = start_if_full(s, game, rules, now, j.settings)
+        taken = joining.take_seat(s, j, game, who, body.power, body.invite, now)
+        if taken.rules is None:  # a replacement in a game under way
+            return SeatOut(power=taken.power)
+        started = start_if_full(s, game, taken.rules, now, j.settings)
         starting = game.process_requested
         turn = game.turn
     if started:
         j.notify("game_started", game_id)
     if starting:  # a first phase with nothing to do
         request_processing(j, game_id, turn)
-    return SeatOut(power=power)
-
-
-def _take_over(game: GameRow, seats: dict[str, Seat], body: SeatIn, user_id: int,
-               j: Judge) -> str:
-    """A person takes an open seat of a game under way (a replacement): they play on
-    with the power's units, history, pending orders and press; a bot standing in
-    stops. 409 unless the game is running and the seat (or, with no power named,
-    some seat) is open."""
-    if game.status != "active":
-        raise conflict(f"game {game.id} is over")
-    open_seats = sorted(p for p, seat in seats.items() if seat.open)
-    if body.power is not None:
-        power = j.variants.rules(game).power_id(body.power)
-        if power not in open_seats:
-            raise conflict(f"{power} is taken in game {game.id}: only a seat its master "
-                           "or the game opened may be taken over")
-    elif open_seats:
-        power = open_seats[0]
-    else:
-        raise conflict(f"game {game.id} has already started and has no open seat")
-    seat = seats[power]
-    seat.user_id, seat.bot, seat.open, seat.missed = user_id, None, False, 0
-    seat.away_from = seat.away_until = seat.away_bot = None
-    seat.draw_vote, seat.concede_to = False, None
-    return power
+    return SeatOut(power=taken.power)
