@@ -12,11 +12,16 @@ How a movement phase is decided:
    to a unit ending there, and in the autumn the centre it takes or the build
    site it blocks). Units choose in turn, best first; two of the power's units
    never go for one space, nor one into a space another keeps, nor two swap
-   places. An army moves by convoy where the power's own fleets make a chain
-   (the fleets are then ordered to convoy it).
+   places. A high sea (a sea of unlimited capacity, 1939 IV rule 5.1) is the
+   exception: any number of the power's fleets may go to it or stay on it,
+   and a move into it always succeeds (ruling R24). An army moves by convoy
+   where the power's own fleets make a chain (the fleets are then ordered to
+   convoy it). A move against a neutral army (it always holds) gets a
+   support, from a unit that gives up a lesser move if need be.
 2. Units that stay support: a move that needs the help most, or a threatened
    unit's hold; otherwise they hold.
-3. A canal's owner permits the powers that threaten none of its centres.
+3. A canal's owner permits the powers whose fleets, once through, would
+   reach none of its other centres.
 4. A fleet the next board leaves inland is told NO CONVERT where the build its
    disbanding makes room for is worth more than the army it would become
    (:mod:`standoff.bots.ahead`).
@@ -54,7 +59,7 @@ BLOCKED_SITE: Final = 0.8
 class _Unit:
     """One of the power's units in a movement phase, and what it was given."""
 
-    __slots__ = ("choice", "convoys", "hold", "loc", "moves", "order", "prov",
+    __slots__ = ("choice", "convoys", "gain", "hold", "loc", "moves", "order", "prov",
                  "stay", "support_holds", "support_moves", "type")
 
     def __init__(self, utype: UnitType, loc: str, options: list[Order], board: Board) -> None:
@@ -81,6 +86,8 @@ class _Unit:
                 self.hold = o
         #: None until decided; then the province it ends in if the move succeeds
         self.choice: Move | None = None
+        #: what the chosen move was expected to gain
+        self.gain = 0.0
         self.stay: bool | None = None  # decided to stay (hold, support or convoy)
         self.order: Order | None = None
 
@@ -95,6 +102,9 @@ class Movement:
         self.rng, self.noise = rng, noise
         self.board = ahead.now
         self.next_board = ahead.after
+        #: the spaces any number of units may share: the board's seas of unlimited
+        #: capacity (``capacity = 0``; 1939 IV 5.1); a move into one never fails
+        self.open = self.board.high_seas
         self.units = [_Unit(u.type, u.location, legal[u.location], self.board)
                       for u in pos.units if u.power == pid and u.location in legal]
         #: the season before the adjustments: centres change hands after it
@@ -154,7 +164,9 @@ class Movement:
         ours = self.vals.might.get(dprov, 1)
         enemy = self.vals.threat.get(dprov, 0)
         occupant = self.pos.unit_at(dprov)
-        if occupant is not None and occupant.power != self.pid:
+        if dprov in self.open:
+            p = 1.0  # nothing bounces there, nobody there is attacked (1939 IV 5.1, R24)
+        elif occupant is not None and occupant.power != self.pid:
             defence = 1 + self.vals.counts.get(occupant.power, {}).get(dprov, 0)
             p = 0.85 if ours > max(defence, enemy) else 0.3
         elif occupant is not None:
@@ -184,29 +196,36 @@ class Movement:
             scored.append((options[0][0] if options else 0.0, i, options))
         scored.sort(key=lambda s: (-s[0], s[1]))
         claimed: set[str] = set()  # provinces a unit of ours moves into or keeps
-        by_prov = {u.prov: u for u in self.units}
+        # (a high sea is never claimed: the power's fleets may crowd it, 1939 IV 5.1)
+        by_prov = {u.prov: u for u in self.units if u.prov not in self.open}
         for _, i, options in scored:
             u = self.units[i]
             if u.stay is not None:
                 continue  # already taken as a convoying fleet
-            for _gain, m in options:
+            for gain, m in options:
                 dprov = province_of(m.dest)
+                if dprov in self.open:
+                    u.choice, u.stay, u.gain = m, False, gain  # room for every fleet
+                    break
                 if dprov in claimed:
                     continue
                 other = by_prov.get(dprov)
                 if other is not None and (other.stay or (
-                        other.choice is not None and province_of(other.choice.dest) == u.prov)):
+                        other.choice is not None and province_of(other.choice.dest) == u.prov
+                        and u.prov not in self.open)):
                     continue  # it stays there, or we would swap places and bounce
                 if u.type is UnitType.ARMY \
                         and dprov not in self.board.army_reach.get(u.loc, ()) \
                         and not self.arrange_convoy(u, dprov, claimed):
                     continue
-                u.choice, u.stay = m, False
+                u.choice, u.stay, u.gain = m, False, gain
                 claimed.add(dprov)
                 break
             else:
                 u.stay = True
-                claimed.add(u.prov)
+                if u.prov not in self.open:
+                    claimed.add(u.prov)
+        self.reinforce()
         self.settle(by_prov)
         self.supports()
         out = [u.order or u.choice or u.hold for u in self.units]
@@ -233,6 +252,35 @@ class Movement:
             f.stay, f.order = True, f.convoys[army.prov, dprov]
             claimed.add(f.prov)
         return True
+
+    def reinforce(self) -> None:
+        """A move against a unit of no power (a neutral army: it always holds,
+        1939 IV 2.1 and 7.5) fails without a support. Where the units staying
+        cannot give enough, units moving elsewhere for less than the attack
+        gains give up their moves to support it (the cheapest first)."""
+        powers = self.v.powers
+        for m in sorted((u for u in self.units if u.choice is not None),
+                        key=lambda u: -u.gain):
+            if m.choice is None:
+                continue  # it became a supporter
+            dprov = province_of(m.choice.dest)
+            if dprov in self.open:
+                continue
+            occupant = self.pos.unit_at(dprov)
+            if occupant is None or occupant.power in powers:
+                continue  # empty, or a power's unit: it may move away (chance() guesses)
+            helpers = [u for u in self.units if u is not m and u.order is None
+                       and (m.prov, dprov) in u.support_moves]
+            staying = [u for u in helpers if u.choice is None]
+            moving = sorted((u for u in helpers if u.choice is not None),
+                            key=lambda u: u.gain)
+            if staying:
+                continue  # a support is at hand: supports() gives it
+            if not moving or moving[0].gain >= m.gain:
+                continue
+            h = moving[0]
+            h.choice, h.stay, h.gain = None, True, 0.0
+            h.order = h.support_moves[m.prov, dprov]
 
     def settle(self, by_prov: dict[str, _Unit]) -> None:
         """Moves into a space where a unit of ours stays would bounce: such
@@ -280,8 +328,8 @@ class Movement:
                     if o is None:
                         continue
                     threat = vals.threat.get(h.prov, 0)
-                    if threat == 0:
-                        continue
+                    if threat == 0 or h.prov in self.open:
+                        continue  # (a fleet on a high sea cannot be dislodged: 1939 IV 5.1)
                     strength = 1 + given.get(h.prov, 0)
                     gain = self.worth(h.type, h.loc) * (0.4 if strength <= threat else 0.04)
                     if best is None or gain > best[0]:
@@ -293,17 +341,33 @@ class Movement:
             given[prov] = given.get(prov, 0) + 1
 
     def permits(self) -> list[Order]:
-        """A canal's owner lets through the powers none of whose units can reach
-        one of its centres (those are busy elsewhere; the others may be coming)."""
-        mine = [c for c, p in self.pos.centres.items() if p == self.pid]
+        """A canal's owner lets a power through unless passing would bring one
+        of its fleets next to another of the owner's centres: a permission only
+        lets the power's fleets on one of the canal's seas end on the other
+        (Twentieth Century, "Straits & Canals"; ruling R4: per power, per canal,
+        for one phase). The canal's own centre touches both seas, so passing
+        changes nothing for it; a power with no fleet on either sea is let
+        through (it costs nothing)."""
+        mine = {c for c, p in self.pos.centres.items() if p == self.pid}
         out: list[Order] = []
-        for _canal, options in sorted(self.legal.items()):
+        for canal, options in sorted(self.legal.items()):
             for o in options:
-                if isinstance(o, Permit):
-                    reach = self.vals.counts.get(o.power, {})
-                    if not any(c in reach for c in mine):
-                        out.append(o)
+                if isinstance(o, Permit) and not self.exposes(o.power, canal, mine):
+                    out.append(o)
         return out
+
+    def exposes(self, power: str, canal: str, mine: set[str]) -> bool:
+        """Would a fleet of ``power`` passing ``canal`` end in a sea from which it
+        reaches one of the owner's centres ``mine`` (the canal's own aside)?"""
+        seas = self.board.canals.get(canal, frozenset())
+        for u in self.pos.units:
+            if u.power != power or u.type is not UnitType.FLEET or u.location not in seas:
+                continue
+            for far in seas:
+                if far != u.location and any(
+                        c in mine and c != canal for c in self.board.fleet_reach.get(far, ())):
+                    return True
+        return False
 
     def refusals(self) -> list[Order]:
         """NO CONVERT for the fleets the next board leaves inland (where they
