@@ -304,3 +304,28 @@ def test_logged_paths_hide_secrets_and_cannot_forge_lines(path: str, query: byte
 
     scope = {"type": "http", "path": path, "query_string": query, "path_params": params}
     assert safe_path(scope) == logged
+
+
+def test_the_smtp_password_is_never_printed(db_url: str, servers: list[ServerProcess]) -> None:
+    """Issue 26, logs: "never a password, token, SMTP password or SQL parameters". The
+    settings' repr leaves it out, and a judge whose mail server refuses its log-in
+    (a real aiosmtpd server without AUTH) logs the failed mail without it."""
+    from standoff.judge.settings import Settings
+    from test_judge_accounts import smtp_server
+
+    secret = "smtp-Secret-7d1e"
+    assert secret not in repr(Settings(smtp_password=secret))
+    with smtp_server() as (inbox, port):
+        server = ServerProcess(db_url, None, (), None, STANDOFF_SMTP_HOST="127.0.0.1",
+                               STANDOFF_SMTP_PORT=str(port), STANDOFF_SMTP_USER="judge",
+                               STANDOFF_SMTP_PASSWORD=secret, STANDOFF_MAIL_ATTEMPTS="1")
+        servers.append(server)
+        api = server.start().client()
+        name = f"mailed{time.monotonic_ns()}"
+        api.signup(name, email=f"{name}@example.org")
+        api.call("POST", "/session/code", body={"username": name}, expect=202)
+        server.wait_for_line("sign-in code", timeout=30)
+        out = _output(server)
+        assert "failed" in out and "AUTH" in out, out[-2000:]
+        assert secret not in out
+        assert not inbox.mails

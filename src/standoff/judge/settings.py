@@ -127,7 +127,7 @@ class Settings:
     #: the From address (default: standoff@ the server's host name)
     smtp_from: str = ""
     smtp_user: str = ""
-    smtp_password: str = ""
+    smtp_password: str = field(default="", repr=False)  # never printed with the settings
     #: upgrade the connection with STARTTLS before logging in (port 587, typically)
     smtp_starttls: bool = False
     smtp_timeout: float = 30.0
