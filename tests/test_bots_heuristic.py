@@ -140,3 +140,103 @@ def test_iceland_is_the_goal_near_the_end() -> None:
     assert "ice" in ends(given) and "A NWG S A ICE" in given, given
     assert orders("sahara | B1911A | england: A ICE, A NWG | england: ICE | - | -",
                   "england") == ["REMOVE A NWG"]
+
+
+def test_units_leave_the_spaces_the_desert_takes_in_time() -> None:
+    """Sahara rule 5: at the end of certain seasons some spaces become
+    impassable and every unit on them is disbanded; after Late Summer 1905 the
+    Aegean and Smyrna go (the schedule in docs/variants/sahara.md, ruling R8).
+    The bot reads the next board ahead (``standoff.bots.ahead``): Turkey's
+    armies on both move off in that season (on today's board the Aegean is a
+    centre worth holding), and all three of its units are still there after
+    the change."""
+    r = record_at("sahara | L1905M | turkey: A AEG, A BUL, A SMY | turkey: BUL BLA | - | -")
+    given = load("heuristic", seed=0).orders(r, "turkey")
+    assert not ends(given) & {"aeg", "smy"}, given
+    r = process_phase(submit_orders(r, "turkey", given))[0]
+    assert len(r.position.units_of("turkey")) == 3, r.position.to_text()
+
+
+# -- The Twentieth Century: canals and the wrap-around seas -----------------------------
+
+def test_a_canal_owner_lets_through_only_the_fleets_that_would_not_threaten_it() -> None:
+    """Twentieth Century "Straits & Canals" and ruling R4: the owner of Cairo
+    may let other powers' fleets through, per power, for one phase. Britain owns
+    Cairo and two centres on the Red Sea (Sudan, Yemen). A French fleet in the
+    Aegean let through would end in the Red Sea beside them: no permission. An
+    Italian fleet in the Red Sea let through would end in the Aegean, which
+    touches no British centre but Cairo (that it touches from either sea):
+    permitted, as is Brazil, which has no fleet near the canal."""
+    given = orders("twentieth-century | S1935M | britain: A CAI, A SUD; france: F AEG; "
+                   "italy: F RED; brazil: F RDJ | britain: CAI SUD YEM; france: PAR; "
+                   "italy: ROM; brazil: RDJ | - | -", "britain")
+    assert "CAI PERMIT FRANCE" not in given, given
+    assert "CAI PERMIT ITALY" in given and "CAI PERMIT BRAZIL" in given, given
+
+
+def test_a_fleet_crosses_the_edge_of_the_map_through_a_wrap_around_sea() -> None:
+    """Twentieth Century "Wrap-around seas": the Bering Sea is one space at both
+    edges of the map, beside Anchorage on one and Kamchatka on the other. A US
+    fleet in Anchorage, every American centre already the USA's, sails into the
+    Bering Sea in the spring and takes Russia's Kamchatka, two steps away that
+    way (the rest of the world lies between them the other way), in the
+    autumn."""
+    r = record_at("twentieth-century | S1935M | usa: F ANC, A SFR | usa: ANC SFR HAW WAS SLO"
+                  " NYO NOL PAN LUZ MIN; ussr: KAM VLA IRK MOS | - | -")
+    bot = load("heuristic", seed=0)
+    given = bot.orders(r, "usa")
+    assert "F ANC - BSE" in given, given
+    r = process_phase(submit_orders(r, "usa", given))[0]
+    given = bot.orders(r, "usa")
+    assert "F BSE - KAM" in given, given
+    r = process_phase(submit_orders(r, "usa", given))[0]
+    assert r.position.centres["kam"] == "usa", r.position.to_text()
+
+
+# -- 1939 IV: high oceans (5.1) and neutral armies (2.1, 7.5) ----------------------------
+
+#: Spring 1945: Britain's two fleets east of Suez, every centre about the Mediterranean
+#: already British, Germany's around the Atlantic
+HIGH = ("1939-iv | S1945M | england: F PGU, F RED; germany: A LON, A EDI, A LVP, F MAO, A SPA,"
+        " A POR | england: EGY MDE TUR GRE LIB TUN ALG ROM SIC VEN YUG BUL; germany: LON EDI"
+        " LVP EIR POR SPA BRE PAR MAR BEL HOL | - | -")
+
+
+def test_two_fleets_go_to_one_high_ocean() -> None:
+    """1939 IV rule 5.1: any number of fleets may be on the high ocean at any
+    time (ruling R24: a move into it never fails). England's way to Germany's
+    Atlantic centres from the Persian Gulf and the Red Sea is the African High
+    Ocean (5.4): both fleets go there in the same phase, and both arrive. The
+    space's capacity is read from the board (``capacity = 0``), not the
+    variant's name."""
+    r = record_at(HIGH)
+    given = load("heuristic", seed=0).orders(r, "england")
+    assert "F PGU - AFH" in given and "F RED - AFH" in given, given
+    r = process_phase(submit_orders(r, "england", given))[0]
+    assert [u.location for u in r.position.units_of("england")] == ["afh", "afh"]
+    again = load("heuristic", seed=0).orders(r, "england")
+    assert len(again) == 2 and all(o.startswith("F AFH") for o in again), again
+
+
+def test_a_neutral_army_is_attacked_with_a_support() -> None:
+    """1939 IV rules 2.1, 2.2 and 7.5, ruling R23: Poland's neutral army holds
+    in civil disorder, is annihilated when dislodged, and its centre then goes
+    to whoever occupies it after a Fall. In the autumn Germany attacks it from
+    Prussia with Berlin's support (alone the attack would only bounce) and
+    owns Poland after the turn."""
+    r = record_at("1939-iv | F1939M | germany: A BER, A PRU, A CZE, F KIE; neutral: A POL,"
+                  " A SWE | germany: BER KIE MUN PRU | - | -")
+    given = load("heuristic", seed=0).orders(r, "germany")
+    assert "A PRU - POL" in given and "A BER S A PRU - POL" in given, given
+    r = process_phase(submit_orders(r, "germany", given))[0]
+    assert r.position.centres["pol"] == "germany", r.position.to_text()
+
+
+def test_a_neutral_army_is_no_threat() -> None:
+    """1939 IV rule 2.1: a neutral army is in civil disorder; it holds and never
+    attacks. So Denmark, beside Sweden's neutral army, is as safe a centre to
+    take as Holland, and nearer Sweden: Germany's fleet in Kiel goes for
+    Denmark (counting the army as a threat to it, the bot went for Holland)."""
+    given = orders("1939-iv | F1939M | germany: A PRU, F KIE; neutral: A POL, A SWE |"
+                   " germany: BER KIE MUN PRU | - | -", "germany")
+    assert "F KIE - DEN" in given, given
