@@ -40,7 +40,7 @@ VARIANTS = sorted({path.stem for path in available_variants().values()})
 QUICK: dict[str, dict[str, bots.Setting]] = {"search": {"samples": 6}}
 
 
-def _load(name: str, seed: int) -> bots.BaseBot:
+def _load(name: str, seed: int) -> bots.Bot:
     settings = QUICK.get(name, {}) if name in bots.names() else {}
     return bots.load(name, seed=seed, **settings)
 
@@ -131,7 +131,8 @@ def test_the_registry() -> None:
         bots.load("heuristic", depth=3)
     with pytest.raises(ValueError, match="takes a float"):
         bots.load("heuristic", decay="steep")
-    assert bots.load("random", move_bias=1).settings["move_bias"] == 1.0
+    biased = bots.load("random", move_bias=1)
+    assert isinstance(biased, bots.BaseBot) and biased.settings["move_bias"] == 1.0
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

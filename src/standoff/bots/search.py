@@ -103,9 +103,14 @@ class SearchBot(BaseBot):
         self.budget = budget
         #: the opponents' model and this bot's starting plan
         self.heuristic: BaseBot = HeuristicBot(seed=self.seed)
+        #: how many adjudications the last ``orders`` call made (never more than
+        #: ``samples``; fewer where the budget cut it short): read by tests and
+        #: benchmarks, never by the bot
+        self.adjudications = 0
 
     def orders(self, record: GameRecord, power: str) -> list[str]:
         start = time.perf_counter()
+        self.adjudications = 0
         pid = record.variant.power(power)
         base = self.heuristic.orders(record, pid)
         position = record.position
@@ -116,7 +121,9 @@ class SearchBot(BaseBot):
         deadline = start + self.budget * 0.85
         search = _Search(record, pid, base, self.rng(record, pid), deadline)
         search.predict(self.heuristic)
-        return search.run(self.samples)
+        answer = search.run(self.samples)
+        self.adjudications = search.used
+        return answer
 
 
 class _Search:
@@ -130,6 +137,8 @@ class _Search:
         self.power = power
         self.rng = rng
         self.deadline = deadline
+        #: adjudications made so far (each candidate scored costs one per sample)
+        self.used = 0
         self.board = self.variant.board_at(self.position.phase)
         legal = legal_orders(self.position, record.options, self.variant)
         self.legal: dict[str, dict[str, list[Order]]] = legal
@@ -231,14 +240,17 @@ class _Search:
     # -- the climb ---------------------------------------------------------------
 
     def run(self, samples: int) -> list[str]:
-        """Hill climb from the heuristic's plan for ``samples`` adjudications
-        (or until the deadline); the best plan found, as text."""
+        """Hill climb from the heuristic's plan for at most ``samples``
+        adjudications (or until the deadline); the best plan found, as text.
+        With too few samples to score even the start, or the deadline already
+        past, the start (the heuristic's plan) is the answer."""
         best = list(self.start)
+        if len(self.opponents) > samples or time.perf_counter() > self.deadline:
+            return [str(o) for o in best + self.extras]
         seen: set[tuple[Order, ...]] = {tuple(best)}
         best_score = self.score(best)
-        used = len(self.opponents)
         tries = 0
-        while used + len(self.opponents) <= samples and tries < samples * 4:
+        while self.used + len(self.opponents) <= samples and tries < samples * 4:
             if time.perf_counter() > self.deadline:
                 break  # the safety cut (see the module): the best so far
             tries += 1
@@ -248,7 +260,6 @@ class _Search:
                 continue
             seen.add(key)
             score = self.score(cand)
-            used += len(self.opponents)
             if score > best_score:
                 best, best_score = cand, score
         return [str(o) for o in best + self.extras]
@@ -262,6 +273,7 @@ class _Search:
             result = adjudicate(self.position, orders, self.record.options, self.variant)
             values.append(position_value(self.variant, result.next_position, self.power,
                                          self.counted))
+        self.used += len(values)
         mean = sum(values) / len(values)
         return MEAN_WEIGHT * mean + (1 - MEAN_WEIGHT) * min(values)
 
