@@ -26,7 +26,8 @@ from playwright.sync_api import Page, expect
 
 from browser_fixtures import NewContext, sign_up_api
 from judge_fixtures import PASSWORD, Api, ServerProcess
-from test_judge_accounts import smtp_server, wait_code
+from test_judge_accounts import wait_code
+from test_judge_mail import smtp_server
 
 EVIL = ["/\\evil.example/x", "/\t/evil.example/x", "/\n/evil.example", "//evil.example/x",
         "/\\/evil.example", "https://evil.example/x", "http:evil.example", "/ /evil.example",

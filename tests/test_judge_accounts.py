@@ -5,7 +5,6 @@ Each test runs on SQLite and on PostgreSQL (``db_url`` in judge_fixtures.py).
 
 from __future__ import annotations
 
-import contextlib
 import re
 import time
 from collections.abc import Iterator
@@ -16,7 +15,7 @@ import pytest
 from sqlalchemy import select, update
 
 from judge_fixtures import PASSWORD, Api, make_api, settings_for
-from test_judge_mail import Inbox
+from test_judge_mail import Inbox, mail_settings, smtp_server
 
 
 def _rows(db_url: str, model: Any) -> list[Any]:
@@ -350,28 +349,6 @@ def wait_code(inbox: Inbox, to: str, count: int = 1, timeout: float = 20) -> str
             raise AssertionError(f"{len(codes)} of {count} sign-in codes mailed to {to}")
         time.sleep(0.05)
     return codes[-1]
-
-
-def mail_settings(port: int, **more: Any) -> dict[str, Any]:
-    return {"smtp_host": "127.0.0.1", "smtp_port": port, "smtp_from": "judge@example.org",
-            "mail_retry_seconds": 0.1, **more}
-
-
-@contextlib.contextmanager
-def smtp_server(refuse: int = 0) -> Iterator[tuple[Inbox, int]]:
-    """A real SMTP server on this machine (aiosmtpd) keeping every mail: its inbox
-    (refusing the first ``refuse`` mails with 451) and port."""
-    from aiosmtpd.controller import Controller
-
-    from pg import free_port
-
-    inbox, port = Inbox(refuse=refuse), free_port()
-    controller = Controller(inbox, hostname="127.0.0.1", port=port)
-    controller.start()
-    try:
-        yield inbox, port
-    finally:
-        controller.stop()
 
 
 @pytest.fixture

@@ -30,7 +30,8 @@ import httpx
 import pytest
 
 from judge_fixtures import PASSWORD, ServerProcess
-from test_judge_accounts import smtp_server, wait_code
+from test_judge_accounts import wait_code
+from test_judge_mail import smtp_server
 
 #: argon2-cffi's defaults, the judge's own (the tests' FAST_ENV lowers them)
 DEFAULT_COST = {"STANDOFF_ARGON2_TIME_COST": "3", "STANDOFF_ARGON2_MEMORY_KIB": "65536",

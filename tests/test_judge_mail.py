@@ -5,6 +5,7 @@ No mail carries another power's pending orders or any press. SQLite and PostgreS
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from collections.abc import Iterator
@@ -56,31 +57,36 @@ class Inbox:
         return self.matching(subject)
 
 
-def _smtp(handler: Inbox) -> Iterator[tuple[Inbox, int]]:
+@contextlib.contextmanager
+def smtp_server(refuse: int = 0) -> Iterator[tuple[Inbox, int]]:
+    """A real SMTP server on this machine (aiosmtpd) keeping every mail: its inbox
+    (refusing the first ``refuse`` mails with 451) and port."""
     from aiosmtpd.controller import Controller
 
     from pg import free_port
 
-    port = free_port()
-    controller = Controller(handler, hostname="127.0.0.1", port=port)
+    inbox, port = Inbox(refuse=refuse), free_port()
+    controller = Controller(inbox, hostname="127.0.0.1", port=port)
     controller.start()
     try:
-        yield handler, port
+        yield inbox, port
     finally:
         controller.stop()
 
 
 @pytest.fixture
 def smtp() -> Iterator[tuple[Inbox, int]]:
-    yield from _smtp(Inbox())
+    with smtp_server() as served:
+        yield served
 
 
 @pytest.fixture
 def flaky_smtp() -> Iterator[tuple[Inbox, int]]:
-    yield from _smtp(Inbox(refuse=2))
+    with smtp_server(refuse=2) as served:
+        yield served
 
 
-def _mail_settings(port: int, **more: Any) -> dict[str, Any]:
+def mail_settings(port: int, **more: Any) -> dict[str, Any]:
     return {"smtp_host": "127.0.0.1", "smtp_port": port, "smtp_from": "judge@example.org",
             "mail_retry_seconds": 0.1, **more}
 
@@ -97,7 +103,7 @@ EVERYONE = {f"{p}@example.org" for p in ("austria", "england", "france", "german
 
 def test_start_results_and_end(db_url: str, smtp: tuple[Inbox, int]) -> None:
     inbox, port = smtp
-    with make_api(db_url, **_mail_settings(port)) as api:
+    with make_api(db_url, **mail_settings(port)) as api:
         table = api.full_game(emails=True, deadlines={"movement": 3600})
         started = inbox.wait("has begun", 8)
         assert set(started) == EVERYONE
@@ -133,7 +139,7 @@ def test_start_results_and_end(db_url: str, smtp: tuple[Inbox, int]) -> None:
 
 def test_anonymous_start_mails_name_nobody(db_url: str, smtp: tuple[Inbox, int]) -> None:
     inbox, port = smtp
-    with make_api(db_url, **_mail_settings(port)) as api:
+    with make_api(db_url, **mail_settings(port)) as api:
         api.full_game(emails=True, anonymous=True)
         started = inbox.wait("has begun", 8)
         for msg in started.values():
@@ -145,7 +151,7 @@ def test_reminders_once_to_powers_without_orders(db_url: str,
     """Two server processes (two apps on one database) watch the same game; the
     phase's reminders go out once, to the five powers that sent no orders."""
     inbox, port = smtp
-    settings = _mail_settings(port, reminder_seconds=3600, reminder_fraction=0.9)
+    settings = mail_settings(port, reminder_seconds=3600, reminder_fraction=0.9)
     with make_api(db_url, **settings) as api, make_api(db_url, **settings):
         # reminded 3 s after the start (0.9 of 30 s before the deadline): time enough to
         # submit France's and England's orders first, even on a slow machine
@@ -171,7 +177,7 @@ def test_reminders_once_to_powers_without_orders(db_url: str,
 
 def test_failed_mails_are_tried_again(db_url: str, flaky_smtp: tuple[Inbox, int]) -> None:
     inbox, port = flaky_smtp
-    with make_api(db_url, **_mail_settings(port, mail_attempts=4)) as api:
+    with make_api(db_url, **mail_settings(port, mail_attempts=4)) as api:
         api.full_game(emails=True)
         inbox.wait("has begun", 8)
     assert inbox.refused == 2
@@ -182,7 +188,7 @@ def test_an_unreachable_smtp_server_stops_nothing(db_url: str,
     from pg import free_port
 
     caplog.set_level(logging.WARNING, logger="standoff.judge.mail")
-    with make_api(db_url, **_mail_settings(free_port(), mail_attempts=2)) as api:
+    with make_api(db_url, **mail_settings(free_port(), mail_attempts=2)) as api:
         table = api.full_game(emails=True)
         api.call("POST", f"/games/{table.id}/master/process", table.master, expect=200)
         assert api.game(table)["phase"] == "F1901M"
@@ -239,7 +245,7 @@ def test_mail_discloses_the_bots(db_url: str, smtp: tuple[Inbox, int]) -> None:
     the start mail names each bot-played power's bot, each results mail the powers
     bots played that phase."""
     inbox, port = smtp
-    with make_api(db_url, **_mail_settings(port)) as api:
+    with make_api(db_url, **mail_settings(port)) as api:
         me = api.signup(email="england@example.org")
         game = api.new_game(me, power="england", fill_bot="heuristic", join_seconds=0,
                             anonymous=True)

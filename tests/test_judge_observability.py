@@ -311,7 +311,7 @@ def test_the_smtp_password_is_never_printed(db_url: str, servers: list[ServerPro
     settings' repr leaves it out, and a judge whose mail server refuses its log-in
     (a real aiosmtpd server without AUTH) logs the failed mail without it."""
     from standoff.judge.settings import Settings
-    from test_judge_accounts import smtp_server
+    from test_judge_mail import smtp_server
 
     secret = "smtp-Secret-7d1e"
     assert secret not in repr(Settings(smtp_password=secret))
