@@ -190,6 +190,16 @@ def count_rows(s: Session, model: type[LoginFailure] | type[SignUp] | type[CodeR
     return int(s.scalar(select(func.count()).select_from(model).where(*where)) or 0)
 
 
+def record(j: Judge, row: LoginFailure | SignUp | CodeRequest) -> int:
+    """Commit an attempt's row before counting (so concurrent attempts all see each
+    other: the throttles cannot be raced); its id, to delete it again if it turns
+    out not to count."""
+    with j.db.write() as s:
+        s.add(row)
+        s.flush()
+        return row.id
+
+
 @dataclass(frozen=True)
 class Account:
     """Who a log-in found: enough for the routes, nothing else carried around."""
@@ -209,11 +219,7 @@ def _begin_log_in(j: Judge, key: str, ip: str) -> _Attempt:
     """Record the attempt (committed), then count; 429 over a limit (see above)."""
     cfg = j.settings
     now = utcnow()
-    with j.db.write() as s:
-        row = LoginFailure(username_key=key[:64], ip=ip[:64], at=now)
-        s.add(row)
-        s.flush()
-        row_id = row.id
+    row_id = record(j, LoginFailure(username_key=key[:64], ip=ip[:64], at=now))
     since = now - timedelta(seconds=cfg.login_window_seconds)
     with j.db.read() as s:
         user = s.scalar(select(User).where(User.username_key == key))
@@ -274,11 +280,7 @@ def begin_sign_up(j: Judge, ip: str) -> int:
     made). The row's id, to :func:`forget_sign_up` if the account is not made."""
     cfg = j.settings
     now = utcnow()
-    with j.db.write() as s:
-        row = SignUp(ip=ip[:64], at=now)
-        s.add(row)
-        s.flush()
-        row_id = row.id
+    row_id = record(j, SignUp(ip=ip[:64], at=now))
     since = now - timedelta(seconds=cfg.signup_window_seconds)
     with j.db.read() as s:
         made = count_rows(s, SignUp, SignUp.ip == ip[:64], SignUp.at > since)

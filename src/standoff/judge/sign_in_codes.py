@@ -54,6 +54,7 @@ from .auth import (
     count_rows,
     deleted,
     logged_in,
+    record,
     too_many,
     username_key,
 )
@@ -107,11 +108,7 @@ def request_code(j: Judge, username: str, ip: str) -> Mailing | None:
     cfg = j.settings
     key = username_key(username)[:64]
     now = utcnow()
-    with j.db.write() as s:
-        row = CodeRequest(username_key=key, ip=ip[:64], at=now)
-        s.add(row)
-        s.flush()
-        row_id = row.id
+    row_id = record(j, CodeRequest(username_key=key, ip=ip[:64], at=now))
     since = now - timedelta(seconds=cfg.sign_in_code_window_seconds)
     with j.db.read() as s:
         by_ip = count_rows(s, CodeRequest, CodeRequest.ip == ip[:64], CodeRequest.at > since)
@@ -154,11 +151,7 @@ def _begin(j: Judge, key: str, ip: str) -> _Held:
     """Record the try (committed), then read the account, its code and the counts."""
     cfg = j.settings
     now = utcnow()
-    with j.db.write() as s:
-        row = LoginFailure(username_key=(CODE_TRIES + key)[:64], ip=ip[:64], at=now)
-        s.add(row)
-        s.flush()
-        row_id = row.id
+    row_id = record(j, LoginFailure(username_key=(CODE_TRIES + key)[:64], ip=ip[:64], at=now))
     with j.db.read() as s:
         user = s.scalar(select(User).where(User.username_key == key))
         held = s.get(SignInCode, user.id) if user is not None else None
