@@ -1,7 +1,8 @@
 """Seats that never die (issue 28 section 4), on both databases: a declared absence
-(a bot of the player's choice, or holds) and its end; a takeover by a bot after N
-missed phases, ended by the player's return; a seat opened for a replacement, who
-plays on with the power's history and reads the power's press."""
+(a bot of the player's choice, or holds) and its end, also when its start or end
+comes within a phase (the scheduler's absence clock, on real servers); a takeover
+by a bot after N missed phases, ended by the player's return; a seat opened for a
+replacement, who plays on with the power's history and reads the power's press."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from judge_fixtures import Api, Table, make_api
+from judge_fixtures import Api, ServerProcess, Table, make_api, settings_for
 from test_judge_bots import wait_for
 
 pytestmark = pytest.mark.usefixtures("db_url")
@@ -203,3 +204,154 @@ def test_an_invite_holder_takes_the_open_seat_of_a_private_game(db_url: str) -> 
         api.call("POST", f"/games/{table.id}/seats", newcomer, {"power": "russia"}, expect=403)
         api.json("POST", f"/games/{table.id}/seats", newcomer,
                  {"power": "russia", "invite": code}, expect=201)
+
+
+# -- absences whose start or end comes within a phase (the scheduler's) -----------------
+
+#: a quick scheduler: an absence's start or end is acted on within a fifth of a second
+QUICK_POLL = "0.2"
+#: how far ahead a test's absence starts: time enough to set the phase up before it
+AHEAD = timedelta(seconds=2)
+
+
+def real_judge(db_url: str, servers: list[ServerProcess]) -> Api:
+    """``standoff serve`` on the database, with a quick scheduler; its client."""
+    server = ServerProcess(db_url, STANDOFF_POLL_INTERVAL=QUICK_POLL).start()
+    servers.append(server)
+    return server.client()
+
+
+def declare(api: Api, table: Table, power: str, start: datetime | None, until: datetime,
+            bot: str | None = None) -> dict[str, Any]:
+    body: dict[str, Any] = {"until": until.isoformat(), "bot": bot}
+    if start is not None:
+        body["start"] = start.isoformat()
+    got: dict[str, Any] = api.json("PUT", f"/games/{table.id}/away", table.players[power], body)
+    return got
+
+
+def not_yet_started(api: Api, table: Table, power: str, start: datetime) -> None:
+    """Before its start an absence changes nothing: the seat is its person's (checked
+    only if the test got here before the start, as it nearly always does)."""
+    seen = api.game(table)["powers"][power]
+    if datetime.now(UTC) < start - timedelta(seconds=0.5):
+        assert not seen["away"] and not seen["ready"] and seen["bot"] is None, seen
+
+
+def server_trouble(servers: list[ServerProcess]) -> list[str]:
+    return [line for server in servers for line in server.lines
+            if "Traceback" in line or "failed" in line.lower()]
+
+
+def test_an_absence_starting_mid_phase_hands_the_seat_to_its_bot_once(
+        db_url: str, servers: list[ServerProcess]) -> None:
+    """Issue 28 section 4: an absence declared to start later, whose start comes while
+    a phase runs, hands the seat to the chosen bot at that moment (not at the next
+    phase): the bot's orders are given for this phase and the phase is processed as
+    soon as the other people are ready. Two servers share the database, each with
+    its scheduler: the bot's job is queued and taken once."""
+    from standoff.judge.db import Database
+    from standoff.judge.models import BotJob
+
+    api = real_judge(db_url, servers)
+    other = real_judge(db_url, servers)  # a second scheduler looking at the same absences
+    table = api.full_game()
+    start = datetime.now(UTC) + AHEAD
+    declare(api, table, "france", start, start + timedelta(days=2), bot="random")
+    not_yet_started(api, table, "france", start)
+    everyone_else_ready(api, table, "france")
+    game = wait_for(other, table.id, table.master, lambda g: g["phase"] == "F1901M",
+                    what="spring processed once France's bot gave its orders")
+    spring = api.phases(table)[0]
+    assert spring["phase"] == "S1901M" and spring["bots"] == {"france": "random"}
+    assert len(spring["orders"]["france"]) == 3
+    assert game["powers"]["france"]["nmr"] == 0 and game["powers"]["france"]["away"]
+    db = Database(settings_for(db_url))
+    try:
+        with db.read() as s:
+            jobs = s.query(BotJob).filter_by(game_id=table.id, turn=0).all()
+    finally:
+        db.dispose()
+    assert [(j.power, j.status, j.attempts) for j in jobs] == [("france", "done", 1)]
+    assert server_trouble(servers) == []
+
+
+def test_a_holding_absence_starting_mid_phase_makes_the_seat_ready(
+        db_url: str, servers: list[ServerProcess]) -> None:
+    """An absence without a bot whose start comes within a phase: the seat holds from
+    then (ready, nothing sent, no missed phase), so the phase waits for nobody."""
+    api = real_judge(db_url, servers)
+    table = api.full_game()
+    start = datetime.now(UTC) + AHEAD
+    declare(api, table, "russia", start, start + timedelta(days=2))
+    not_yet_started(api, table, "russia", start)
+    everyone_else_ready(api, table, "russia")
+    game = wait_for(api, table.id, table.master, lambda g: g["phase"] == "F1901M",
+                    what="spring processed once Russia's seat holds")
+    spring = api.phases(table)[0]
+    assert spring["bots"] == {} and not spring["orders"].get("russia")
+    assert game["powers"]["russia"]["nmr"] == 0
+    assert game["powers"]["russia"]["away"] and game["powers"]["russia"]["ready"]
+    assert server_trouble(servers) == []
+
+
+def test_at_its_end_an_absence_gives_the_seat_back(db_url: str,
+                                                    servers: list[ServerProcess]) -> None:
+    """At ``until`` the judge gives the seat back by itself, as ending the absence
+    does: the ready flag the absence raised (a holding seat's, a bot's) is lowered,
+    so the phase under way waits for the person, and the next phase is theirs (no
+    bot asked, nothing held)."""
+    api = real_judge(db_url, servers)
+    table = api.full_game()
+    until = datetime.now(UTC) + AHEAD
+    declare(api, table, "russia", None, until)
+    declare(api, table, "france", None, until, bot="random")
+    assert api.game(table)["powers"]["russia"]["ready"]  # holds from now
+    wait_for(api, table.id, table.master, lambda g: not g["powers"]["russia"]["away"]
+             and not g["powers"]["france"]["away"], what="both seats given back")
+    others = Table(table.id, table.master,
+                   {p: tok for p, tok in table.players.items() if p != "russia"})
+    everyone_else_ready(api, others, "france")
+    game = api.game(table)
+    assert game["phase"] == "S1901M"  # the phase waits for the two who came back
+    for power in ("russia", "france"):
+        seat = game["powers"][power]
+        assert not seat["ready"] and not seat["away"] and seat["bot"] is None, (power, seat)
+        assert api.json("GET", f"/games/{table.id}", table.players[power])["your_away"] is None
+    for power in ("russia", "france"):
+        token = table.players[power]
+        api.json("PUT", f"/games/{table.id}/orders", token,
+                 {"orders": [next(iter(api.json("GET", f"/games/{table.id}/legal",
+                                                token).values()))[0]]})
+        done = api.json("POST", f"/games/{table.id}/ready", token, {"ready": True})
+    assert done["processed"]
+    game = api.game(table)
+    assert game["phase"] == "F1901M"
+    for power in ("russia", "france"):  # the new phase is the person's
+        seat = game["powers"][power]
+        assert not seat["ready"] and not seat["submitted"] and seat["bot"] is None, seat
+    assert server_trouble(servers) == []
+
+
+def test_orders_sent_before_an_absence_starts_stand(db_url: str,
+                                                    servers: list[ServerProcess]) -> None:
+    """A player who sent orders and then leaves within the phase keeps them: when the
+    absence starts no bot replaces them (the seat is made ready, nobody coming to
+    say so), and its bot plays from the next phase."""
+    api = real_judge(db_url, servers)
+    table = api.full_game()
+    france = table.players["france"]
+    mine = ["A PAR - BUR", "A MAR - SPA", "F BRE - MAO"]
+    api.json("PUT", f"/games/{table.id}/orders", france, {"orders": mine})
+    start = datetime.now(UTC) + AHEAD
+    declare(api, table, "france", start, start + timedelta(days=2), bot="random")
+    everyone_else_ready(api, table, "france")
+    wait_for(api, table.id, table.master, lambda g: g["phase"] == "F1901M",
+             what="spring processed with France's own orders")
+    spring = api.phases(table)[0]
+    assert spring["bots"] == {} and sorted(spring["orders"]["france"]) == sorted(mine)
+    game = wait_for(api, table.id, table.master,
+                    lambda g: g["powers"]["france"]["submitted"],
+                    what="France's bot playing Fall")
+    assert game["powers"]["france"]["bot"] == "random" and game["powers"]["france"]["ready"]
+    assert server_trouble(servers) == []

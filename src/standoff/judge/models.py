@@ -216,7 +216,11 @@ class GameRow(Base):
 
 class Seat(Base):
     __tablename__ = "seats"
-    __table_args__ = (UniqueConstraint("game_id", "user_id", name="uq_seats_game_user"),)
+    __table_args__ = (UniqueConstraint("game_id", "user_id", name="uq_seats_game_user"),
+                      # the scheduler's looks for absences that begin and end
+                      # (``absences.due``): a range over the few seats with one
+                      Index("ix_seats_away_start", "away_started", "away_from"),
+                      Index("ix_seats_away_until", "away_until"))
 
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
                                          primary_key=True)
@@ -235,6 +239,10 @@ class Seat(Base):
     away_from: Mapped[datetime | None]
     away_until: Mapped[datetime | None]
     away_bot: Mapped[str | None] = mapped_column(String(40))
+    #: the absence has begun: its seat was handed to its bot (or made to hold) in the
+    #: phase it began in (by its declaration, the scheduler, or the phase's opening);
+    #: so it is handed over once, and at its end the ready flag it raised is lowered
+    away_started: Mapped[bool] = mapped_column(Boolean, server_default=false())
     #: the turn this power said it is ready for
     ready_turn: Mapped[int | None] = mapped_column(Integer)
     #: phases in which this power had something to do and sent nothing

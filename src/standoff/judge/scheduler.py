@@ -15,6 +15,12 @@ thread writes and sends them. It also purges expired sessions (and finished bot
 jobs) now and then, and at each look fills with bots the seats still empty in
 games whose join period has ended (``processing.fill_and_start``).
 
+Each look also runs the absence clock (``absences.look``), before it asks which
+phases are due: an absence whose start comes within a phase hands its seat to its
+bot (whose job is queued, and this process's workers woken) or makes it hold
+(ready), and one whose ``until`` comes gives the seat back; a phase that this made
+ready for processing is processed in the same look.
+
 A phase that fails for a reason of its own game (its variant no longer loads,
 the engine refuses its state) sets that game aside (``processing.set_aside``):
 it is logged once, shown to its master, and never looked at again until the
@@ -32,6 +38,7 @@ import time
 
 from sqlalchemy.exc import SQLAlchemyError
 
+from .absences import look as absence_look
 from .auth import purge_expired
 from .bot_jobs import purge_finished
 from .clock import claim_reminder, due_games, due_reminders
@@ -71,8 +78,9 @@ class Scheduler:
         self._wake.set()
 
     def tick(self) -> int:
-        """Process what is due now; the number of phases this process processed."""
-        done = 0
+        """Process what is due now; how much this process did (phases processed,
+        absences handed over or back), so the loop looks again while there is work."""
+        done = self.absences()
         try:
             for game_id in forming_games_due(self.judge, utcnow()):
                 done += fill_and_start(self.judge, game_id)
@@ -95,6 +103,21 @@ class Scheduler:
             except Exception:  # set_aside itself failed: say so, go on with the others
                 log.exception("processing game %s turn %s failed", game_id, turn)
         return done
+
+    def absences(self) -> int:
+        """Hand over the absences that have begun and give back those that have ended
+        (``absences.look``), waking the bot workers of the phases given a job; how
+        many."""
+        try:
+            looked = absence_look(self.judge, utcnow())
+        except SQLAlchemyError as exc:
+            log.error("looking for absences that begin or end failed (%s); trying again "
+                      "at the next look", str(exc).splitlines()[0] if str(exc) else
+                      type(exc).__name__)
+            return 0
+        for game_id, turn in looked.queued:
+            self.judge.notify("bots_queued", game_id, turn=turn)
+        return looked.handled
 
     def purge(self) -> None:
         """Every ``PURGE_SECONDS``: delete expired sessions and throttle rows past their

@@ -9,7 +9,10 @@ A seat is played, at any moment, by one of (:func:`stand`):
   person sends orders again or a replacement takes the seat);
 * **away**: its person declared an absence (``away_from`` to ``away_until``); the
   bot they chose plays meanwhile, or, if they chose none, the seat holds (ready,
-  nothing sent, no missed phase counted);
+  nothing sent, no missed phase counted). It begins (:func:`begin_absence`) by its
+  declaration, by the opening of a phase, or, when its start falls within a phase,
+  at the scheduler's next look (``absences.py``), and ends (:func:`end_absence`)
+  when its person ends it or at its ``until``;
 * **vacant**: its master opened it for a replacement and no bot stands in: civil
   disorder, without waiting for anybody.
 
@@ -31,7 +34,7 @@ from typing import Literal
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from .models import BotJob, GameRow, Seat
+from .models import BotJob, GameRow, PendingOrdersRow, Seat
 
 Kind = Literal["person", "bot", "away", "vacant"]
 
@@ -69,22 +72,34 @@ def open_phase(s: Session, game: GameRow, seats: dict[str, Seat], now: datetime,
     vacant seats ready. Returns whether every power that must order is now ready
     (the phase can then be processed at once)."""
     turn = game.turn
-    bots = {power: st.bot for power, st in ((p, stand(seat, now)) for p, seat in seats.items())
-            if st.bot is not None}
+    stands = {power: stand(seat, now) for power, seat in seats.items()}
+    bots = {power: st.bot for power, st in stands.items() if st.bot is not None}
+    for power, st in stands.items():
+        if st.kind == "away":  # handed over in this phase: the scheduler need not
+            seats[power].away_started = True
     if bots:
         asked = set(game.to_order) | set(may_order())
         # a seat asked again within a phase (an absence starting, a seat opened) keeps
-        # the job it has: one job, one set of orders, per seat and phase
-        asked -= set(s.scalars(select(BotJob.power).where(BotJob.game_id == game.id,
-                                                          BotJob.turn == turn)))
+        # the job it has: one job, one set of orders, per seat and phase (the table's
+        # uniqueness says so too); a job gone stale because the seat stopped being a
+        # bot's before it finished (an absence cancelled, then declared again) stored
+        # nothing, and is queued again
+        jobs = {job.power: job for job in s.scalars(select(BotJob).where(
+            BotJob.game_id == game.id, BotJob.turn == turn))}
         for power, bot in sorted(bots.items()):
-            if power in asked:
+            if power not in asked:
+                continue
+            job = jobs.get(power)
+            if job is None:
                 s.add(BotJob(game_id=game.id, turn=turn, phase=game.phase, power=power, bot=bot,
                              status="queued", claim=None, lease_until=None, attempts=0,
                              error=None, seconds=None, created_at=now, finished_at=None))
+            elif job.status == "stale":
+                job.bot, job.status, job.claim, job.lease_until = bot, "queued", None, None
+                job.attempts, job.error, job.seconds, job.finished_at = 0, None, None, None
     for power in game.to_order:
         seat = seats.get(power)
-        if seat is not None and stand(seat, now).kind in ("away", "vacant") \
+        if seat is not None and stands[power].kind in ("away", "vacant") \
                 and power not in bots:
             seat.ready_turn = turn
     s.flush()
@@ -97,10 +112,58 @@ def reopen_seat(s: Session, game: GameRow, power: str, now: datetime,
     opened the seat): ask its bot now, or make a holding or vacant seat ready, and
     mark the phase due when that made every power ready. Orders its person already
     sent stand (a bot's later orders never replace a person's)."""
-    seats = {seat.power: seat for seat in s.scalars(select(Seat).where(
-        Seat.game_id == game.id))}
-    if power in seats and open_phase(s, game, {power: seats[power]}, now, may_order) and all(
-            p in seats and seats[p].ready_turn == game.turn for p in game.to_order):
+    seats = _seats(s, game)
+    if power in seats:
+        # (open_phase's answer covers the one seat it was given: ask of them all)
+        open_phase(s, game, {power: seats[power]}, now, may_order)
+        _due_if_all_ready(game, seats)
+
+
+def begin_absence(s: Session, game: GameRow, seat: Seat, now: datetime,
+                  may_order: Callable[[], list[str]]) -> None:
+    """The seat's absence has begun (declared from now, or its start came within a
+    phase): hand the seat over for the phase under way, once (``away_started``).
+
+    With no orders given yet for this phase, its bot is asked now (one job, as at a
+    phase's opening), or a holding seat is made ready. Orders already given stand
+    and no bot is asked this phase: the person's own (chosen before leaving, and a
+    bot's must never replace them; the bot plays from the next phase), or those a
+    bot gave earlier in it. The seat is then made ready, since nobody will come to
+    say so: the phase is processed as soon as the people still here are ready.
+    Outside a running game nothing is asked: the first phase opens with the seat
+    away (:func:`open_phase`)."""
+    seat.away_started = True
+    if game.status != "active":
+        return
+    if s.get(PendingOrdersRow, (game.id, game.turn, seat.power)) is None:
+        reopen_seat(s, game, seat.power, now, may_order)
+        return
+    if seat.power in game.to_order:
+        seat.ready_turn = game.turn
+    s.flush()
+    _due_if_all_ready(game, _seats(s, game))
+
+
+def end_absence(seat: Seat) -> None:
+    """The seat's absence ends (its person ended it, or its ``until`` came): the seat
+    is its person's again from now. If the absence had begun, the ready flag it
+    raised is lowered, so the phase waits for the person to say they are done; the
+    orders its bot gave for this phase stand until the person sends their own, and
+    the person's own orders are never touched. An absence that never began leaves
+    the seat as it was."""
+    if seat.away_started:
+        seat.ready_turn = None
+    seat.away_from = seat.away_until = seat.away_bot = None
+    seat.away_started = False
+
+
+def _seats(s: Session, game: GameRow) -> dict[str, Seat]:
+    return {seat.power: seat for seat in s.scalars(select(Seat).where(Seat.game_id == game.id))}
+
+
+def _due_if_all_ready(game: GameRow, seats: dict[str, Seat]) -> None:
+    """Mark the phase for processing when every power that must order is ready."""
+    if all(p in seats and seats[p].ready_turn == game.turn for p in game.to_order):
         game.process_requested = True
 
 

@@ -30,7 +30,7 @@ from ..errors import ERROR_RESPONSES, conflict, invalid
 from ..game_view import game_out
 from ..processing import fill_and_start, request_processing
 from ..schemas import AwayIn, AwayOut, BotOut, FillIn, GameId, GameOut, OpenSeatIn
-from ..seating import is_away, reopen_seat
+from ..seating import begin_absence, end_absence, reopen_seat
 
 router = APIRouter(prefix="/api/v1", tags=["bots"], responses=ERROR_RESPONSES)
 
@@ -51,8 +51,9 @@ def declare_away(game_id: GameId, body: AwayIn, who: CallerDep, j: JudgeDep) -> 
     """Declare an absence: from ``start`` (default now) until ``until`` the seat is
     played by ``bot`` (or, without one, holds: ready, nothing sent, no phase counted
     as missed), and returns to you afterwards. Other players see that the seat is
-    on leave, not why. Starting now, the bot plays the current phase too; orders
-    you already sent for it stand."""
+    on leave, not why. When it begins (now, or at ``start`` within a phase) the bot
+    plays the current phase too, unless you already sent orders for it: those stand
+    (the seat is then ready) and the bot plays from the next phase."""
     now = utcnow()
     start = body.start or now
     if body.bot is not None:
@@ -67,11 +68,15 @@ def declare_away(game_id: GameId, body: AwayIn, who: CallerDep, j: JudgeDep) -> 
         seat = player_seat(s, game, who, ": only players go on leave")
         if game.status == "finished":
             raise conflict(f"game {game_id} is over")
+        if seat.away_started and start > now:
+            end_absence(seat)  # an absence under way moved to later: it ends now
         seat.away_from, seat.away_until, seat.away_bot = start, body.until, body.bot
+        seat.away_started = False
         s.flush()
-        if game.status == "active" and start <= now:
-            rules, state = j.variants.rules(game), game.state
-            reopen_seat(s, game, seat.power, now, lambda: rules.powers_that_may_order(state))
+        if start <= now:  # else the scheduler hands it over when it begins (absences.py)
+            state = game.state
+            begin_absence(s, game, seat, now,
+                          lambda: j.variants.rules(game).powers_that_may_order(state))
         due, turn = game.process_requested, game.turn
         out = AwayOut(power=seat.power, start=start, until=body.until, bot=body.bot)
     _after_change(j, game_id, due, turn)
@@ -82,13 +87,12 @@ def declare_away(game_id: GameId, body: AwayIn, who: CallerDep, j: JudgeDep) -> 
 def end_away(game_id: GameId, who: CallerDep, j: JudgeDep) -> AwayOut:
     """End (or cancel) your absence: the seat is yours again from now; orders a bot
     already gave for this phase stand until you send your own, and the phase waits
-    for you to say you are ready (the bot's ready flag is lowered)."""
+    for you to say you are ready (the bot's ready flag is lowered). At ``until`` the
+    judge does the same by itself."""
     with j.db.write() as s:
         game = game_for_update(s, game_id)
         seat = player_seat(s, game, who, ": only players go on leave")
-        if is_away(seat, utcnow()):
-            seat.ready_turn = None
-        seat.away_from = seat.away_until = seat.away_bot = None
+        end_absence(seat)
         return AwayOut(power=seat.power, start=None, until=None, bot=None)
 
 
