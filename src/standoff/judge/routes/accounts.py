@@ -1,5 +1,5 @@
 """Routes for accounts, bearer tokens and page sessions (the mechanics are in auth.py
-and passwords.py).
+and passwords.py; signing up and managing one's account in accounts.py).
 
 The routes that hash or verify a password are ``async``: they wait for a slot of
 the process's hashing gate on the event loop, holding no thread, and do their
@@ -26,31 +26,23 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Path, Request, Response
 from pydantic import BaseModel, Field, StringConstraints
-from sqlalchemy import delete, select, update
-from sqlalchemy.exc import IntegrityError
 from starlette.concurrency import run_in_threadpool
 
+from .. import accounts
 from ..auth import (
     CSRF_COOKIE,
     SESSION_COOKIE,
     Caller,
     CallerDep,
-    begin_sign_up,
     client_ip,
     csrf_token,
-    deleted,
-    forget_sign_up,
     issue_token,
     log_in,
     revoke,
-    username_key,
 )
-from ..context import Judge, JudgeDep
-from ..db import utcnow
-from ..errors import ERROR_RESPONSES, ApiError, conflict, invalid, not_found
+from ..context import JudgeDep
+from ..errors import ERROR_RESPONSES, ApiError, invalid
 from ..mail import Mail, Mailer
-from ..models import Token, User
-from ..passwords import check_strength, passwords
 from ..schemas import (
     AccountIn,
     AccountOut,
@@ -99,58 +91,22 @@ class TokenInfoOut(BaseModel):
     current: bool = Field(description="the token or session of this very request")
 
 
-def _taken(j: Judge, key: str) -> bool:
-    with j.db.read() as s:
-        return s.scalar(select(User.id).where(User.username_key == key)) is not None
-
-
-def _create(j: Judge, body: AccountIn, key: str, hashed: str) -> int:
-    try:
-        with j.db.write() as s:
-            if s.scalar(select(User.id).where(User.username_key == key)) is not None:
-                raise conflict(f"the username {body.username!r} is taken")
-            user = User(username=body.username, username_key=key, email=body.email,
-                        password_hash=hashed, created_at=utcnow())
-            s.add(user)
-            s.flush()
-            return user.id
-    except IntegrityError as exc:  # the same name, created at the same moment
-        raise conflict(f"the username {body.username!r} is taken") from exc
-
-
 @router.post("/accounts", status_code=201, response_model=AccountOut)
 async def create_account(body: AccountIn, request: Request, j: JudgeDep) -> AccountOut:
     """Sign up. Usernames are unique regardless of case. Passwords that are easy to
     guess are refused (400). Sign-ups are throttled per client address (429)."""
-    key = username_key(body.username)
-    # the cheap refusals first, before any argon2 work: a taken name, a weak password
-    if await run_in_threadpool(_taken, j, key):
-        raise conflict(f"the username {body.username!r} is taken")
-    await run_in_threadpool(check_strength, body.password, body.username, body.email)
-    row = await run_in_threadpool(begin_sign_up, j, client_ip(request))
-    try:
-        hashed = await passwords(j.settings).hash(body.password)
-        uid = await run_in_threadpool(_create, j, body, key, hashed)
-    except BaseException:
-        await run_in_threadpool(forget_sign_up, j, row)
-        raise
+    # the cheap refusals (a taken name, a weak password) come before any argon2 work
+    uid = await accounts.sign_up(j, body.username, body.email, body.password,
+                                 client_ip(request))
     return AccountOut(id=uid, username=body.username)
-
-
-def _details(j: Judge, user_id: int) -> AccountDetailsOut:
-    with j.db.read() as s:
-        user = s.get(User, user_id)
-        if user is None:  # deleted since the token was checked
-            raise not_found("this account no longer exists")
-        return AccountDetailsOut(id=user.id, username=user.username, email=user.email)
 
 
 @router.get("/account", response_model=AccountDetailsOut)
 def whoami(who: CallerDep, j: JudgeDep) -> AccountDetailsOut:
     """The account the credentials belong to (its e-mail address only to itself)."""
-    details = _details(j, who.user_id)
-    details.password_needed = not fresh_code_session(j, who.token_id)
-    return details
+    mine = accounts.details(j, who.user_id)
+    return AccountDetailsOut(id=mine.id, username=mine.username, email=mine.email,
+                             password_needed=not fresh_code_session(j, who.token_id))
 
 
 @router.post("/tokens", status_code=201, response_model=TokenOut)
@@ -239,14 +195,6 @@ def end_session(who: CallerDep, j: JudgeDep) -> Response:
 
 # -- managing one's account ---------------------------------------------------------------
 
-def _set_password(j: Judge, user_id: int, hashed: str, keep_token: int) -> None:
-    with j.db.write() as s:
-        s.execute(update(User).where(User.id == user_id).values(password_hash=hashed))
-        s.execute(delete(Token).where(Token.user_id == user_id, Token.id != keep_token))
-        # a code's session sets one new password without the old, not several
-        s.execute(update(Token).where(Token.id == keep_token).values(code_at=None))
-
-
 @router.put("/account/password", status_code=204)
 async def change_password(body: PasswordChangeIn, request: Request, who: CallerDep,
                           j: JudgeDep) -> Response:
@@ -254,23 +202,15 @@ async def change_password(body: PasswordChangeIn, request: Request, who: CallerD
     like a log-in: 401 when wrong). A page session signed in by a mailed code within
     ``sign_in_code_seconds`` may leave it out (a forgotten password). Every other
     token and session of the account is revoked; the one of this request stays."""
-    if body.password is not None:
-        await log_in(j, who.username, body.password, client_ip(request))
-    elif not await run_in_threadpool(fresh_code_session, j, who.token_id):
-        raise invalid("give your current password as 'password' (only a page session "
-                      "signed in by a mailed code a short while ago may leave it out)")
-    details = await run_in_threadpool(_details, j, who.user_id)
-    await run_in_threadpool(check_strength, body.new_password, who.username, details.email)
-    hashed = await passwords(j.settings).hash(body.new_password)
-    await run_in_threadpool(_set_password, j, who.user_id, hashed, who.token_id)
+    await accounts.change_password(j, who, body.password, body.new_password,
+                                   client_ip(request))
     return Response(status_code=204)
 
 
 @router.put("/account/email", response_model=AccountDetailsOut)
 def change_email(body: EmailIn, who: CallerDep, j: JudgeDep) -> AccountDetailsOut:
     """Change the e-mail address deadline reminders go to (null: none)."""
-    with j.db.write() as s:
-        s.execute(update(User).where(User.id == who.user_id).values(email=body.email))
+    accounts.change_email(j, who.user_id, body.email)
     return whoami(who, j)
 
 
@@ -278,13 +218,9 @@ def change_email(body: EmailIn, who: CallerDep, j: JudgeDep) -> AccountDetailsOu
 def list_tokens(who: CallerDep, j: JudgeDep) -> list[TokenInfoOut]:
     """The account's bearer tokens and page sessions that are still valid, oldest
     first; never their secrets (only their hashes are kept)."""
-    now = utcnow()
-    with j.db.read() as s:
-        rows = s.scalars(select(Token).where(Token.user_id == who.user_id).order_by(Token.id))
-        return [TokenInfoOut(id=t.id, kind="session" if t.kind == "session" else "api",
-                             created=t.created_at, expires=t.expires_at,
-                             current=t.id == who.token_id)
-                for t in rows if t.expires_at is None or t.expires_at > now]
+    return [TokenInfoOut(id=t.id, kind=t.kind, created=t.created, expires=t.expires,
+                         current=t.id == who.token_id)
+            for t in accounts.tokens(j, who.user_id)]
 
 
 @router.delete("/account/tokens/{token_id}", status_code=204)
@@ -292,11 +228,7 @@ def revoke_one(token_id: Annotated[int, Path(ge=1, le=2**31 - 1)], who: CallerDe
                j: JudgeDep) -> Response:
     """Revoke one of the account's tokens or sessions by its id (404 if it is not
     one of the account's)."""
-    with j.db.write() as s:
-        gone = deleted(s, delete(Token).where(Token.id == token_id,
-                                              Token.user_id == who.user_id))
-    if not gone:
-        raise not_found(f"you have no token or session {token_id}")
+    accounts.revoke_own(j, who.user_id, token_id)
     return _signed_out(who) if token_id == who.token_id else Response(status_code=204)
 
 
@@ -304,6 +236,5 @@ def revoke_one(token_id: Annotated[int, Path(ge=1, le=2**31 - 1)], who: CallerDe
 def revoke_all(who: CallerDep, j: JudgeDep) -> Response:
     """Revoke every token and session of the account, this request's included:
     signed out everywhere."""
-    with j.db.write() as s:
-        s.execute(delete(Token).where(Token.user_id == who.user_id))
+    accounts.revoke_all(j, who.user_id)
     return _signed_out(who)
