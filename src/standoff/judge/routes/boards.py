@@ -9,15 +9,14 @@ from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Response
-from sqlalchemy import select
 
-from .. import boards
+from .. import boards, history
 from ..access import get_game, require_view, seats_of
 from ..auth import CallerDep, MaybeCaller
 from ..context import Judge, JudgeDep
 from ..db import utcnow
 from ..errors import ERROR_RESPONSES, invalid, not_found
-from ..models import BoardRow, PhaseRow
+from ..models import BoardRow
 from ..rules import Rules, bundled_rules
 from ..schemas import (
     BoardIn,
@@ -77,8 +76,7 @@ def new_board(body: BoardIn, who: CallerDep, j: JudgeDep) -> BoardOut:
             if phase == game.phase.upper():
                 position = game.state["position"]
             else:
-                row = s.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id,
-                                                       PhaseRow.phase == phase)).first()
+                row = history.processed_phase(s, game.id, phase)
                 if row is None:
                     raise not_found(f"game {game.id} has no phase {phase}")
                 position = row.position

@@ -2,7 +2,7 @@
 
 Only processed phases are history: the current phase's pending orders are never
 drawn nor listed here. A phase record carries the engine's results report
-(``report``) when the core has one.
+(``report``) when the core has one. The queries are ``history.py``'s.
 """
 
 from __future__ import annotations
@@ -10,13 +10,12 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Header, Query, Response
-from sqlalchemy import select
 
+from .. import history
 from ..access import get_game, require_view, seats_of
 from ..auth import CallerDep
 from ..context import JudgeDep
 from ..errors import ERROR_RESPONSES, not_found
-from ..models import PhaseRow
 from ..schemas import GameId, PhaseOut
 
 router = APIRouter(prefix="/api/v1", tags=["history"], responses=ERROR_RESPONSES)
@@ -32,14 +31,7 @@ def phases(game_id: GameId, who: CallerDep, j: JudgeDep,
     with j.db.read() as s:
         game = get_game(s, game_id)
         require_view(game, who, seats_of(s, game_id))
-        rows = s.scalars(select(PhaseRow).where(PhaseRow.game_id == game_id,
-                                                   PhaseRow.turn >= since)
-                         .order_by(PhaseRow.turn)).all()
-        return [PhaseOut(phase=r.phase, position=r.position, orders=r.orders, results=r.results,
-                         events=[str(e) for e in r.events], report=r.report,
-                         report_text=r.report_text, processed_at=r.processed_at,
-                         bots=dict(r.bots or {}), missed=list(r.missed or []))
-                for r in rows]
+        return history.phases(s, game_id, since)
 
 
 @router.get("/games/{game_id}/map.svg", response_class=Response,
@@ -61,8 +53,7 @@ def map_svg(game_id: GameId, who: CallerDep, j: JudgeDep,
         game = get_game(s, game_id)
         require_view(game, who, seats_of(s, game_id), invite_header or invite)
         wanted = (phase or game.phase).strip().upper()
-        record = s.scalars(select(PhaseRow).where(PhaseRow.game_id == game_id,
-                                                     PhaseRow.phase == wanted)).first()
+        record = history.processed_phase(s, game_id, wanted)
         if record is not None:
             position, drawn, results = record.position, record.orders, record.results
         elif wanted == game.phase.upper():
