@@ -154,7 +154,8 @@ _JUDGE_TOP = {"app", "serve", "__init__"}
 #: services: what the routes call, each named for what it does
 _JUDGE_SERVICES = {"processing", "clock", "scheduler", "mail", "uploads", "quotas",
                    "game_view", "backup", "worker", "events", "creation", "joining",
-                   "listing", "press", "accounts", "history"}
+                   "listing", "press", "accounts", "history",
+                   "orders"}
 #: judge modules that may import ``standoff`` beyond its ``__version__``: the door
 #: to the rules, the variant checker, which runs in a worker process with a
 #: memory cap and so loads the core's reader and checker alone (not FastAPI), the

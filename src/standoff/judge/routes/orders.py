@@ -10,8 +10,9 @@ engine's check is the slow part), then stored in a short transaction that
 locks the game and confirms the phase is still the one checked: if it was
 processed meanwhile the answer is 409 and nothing is stored, so a 200 always
 means the orders are in the phase (see ``processing``). They are stored as one
-``models.PendingOrdersRow`` per game, turn and power (table ``pending_orders``);
-``processing`` reads and deletes them in the transaction that processes the phase.
+``models.PendingOrdersRow`` per game, turn and power (table ``pending_orders``,
+read and written by ``orders.py``); ``processing`` reads and deletes them in the
+transaction that processes the phase.
 """
 
 from __future__ import annotations
@@ -19,15 +20,14 @@ from __future__ import annotations
 from fastapi import APIRouter
 from sqlalchemy.orm import Session
 
+from .. import orders
 from ..access import game_for_update, get_game, player_seat, require_active, seats_of
 from ..auth import Caller, CallerDep
 from ..context import JudgeDep
-from ..db import utcnow
 from ..errors import ERROR_RESPONSES, conflict
-from ..models import GameRow, PendingOrdersRow, Seat
+from ..models import GameRow, Seat
 from ..processing import request_processing
 from ..schemas import GameId, LegalOrderOut, OrdersIn, OrdersOut, ReadyIn, ReadyOut
-from ..seating import person_returns
 
 router = APIRouter(prefix="/api/v1", tags=["orders"], responses=ERROR_RESPONSES)
 
@@ -51,9 +51,8 @@ def my_orders(game_id: GameId, who: CallerDep, j: JudgeDep) -> OrdersOut:
     """The caller's own pending orders for the current phase (nobody else's, ever)."""
     with j.db.read() as s:
         game, seat = _player(s, game_id, who)
-        row = s.get(PendingOrdersRow, (game_id, game.turn, seat.power))
-        orders = [str(o) for o in row.orders] if row is not None else []
-        return OrdersOut(power=seat.power, phase=game.phase, orders=orders)
+        return OrdersOut(power=seat.power, phase=game.phase,
+                         orders=orders.pending(s, game_id, game.turn, seat.power))
 
 
 @router.put("/games/{game_id}/orders", response_model=OrdersOut)
@@ -74,21 +73,10 @@ def submit_orders(game_id: GameId, body: OrdersIn, who: CallerDep, j: JudgeDep) 
         if locked.turn != turn:
             raise _processed(game_id, phase)
         require_active(locked)
-        row = s.get(PendingOrdersRow, (game_id, turn, power))
         if body.merge:  # onto the stored orders, read under the lock: no lost update
-            stored = [str(o) for o in row.orders] if row is not None else []
-            canonical = rules.check_orders(state, power, list(body.orders), stored)
-        if row is None:
-            s.add(PendingOrdersRow(game_id=game_id, turn=turn, power=power, orders=canonical,
-                                submitted_at=utcnow(), by_bot=None))
+            canonical = orders.merge(s, rules, state, game_id, turn, power, list(body.orders))
         else:
-            # orders added to a bot's (merge) leave the bot's others standing: the phase
-            # still says a bot played (the history discloses it); replaced, they are the
-            # person's alone
-            row.orders, row.submitted_at = canonical, utcnow()
-            row.by_bot = row.by_bot if body.merge else None
-        # a person who sends orders is back: a bot standing in after a takeover stops
-        person_returns(s.get_one(Seat, (game_id, power)))
+            orders.replace(s, game_id, turn, power, canonical)
     return OrdersOut(power=power, phase=phase, orders=canonical)
 
 
