@@ -141,6 +141,19 @@ def finish_values(outcome: dict[str, Any], now: datetime) -> dict[str, object]:
             "process_requested": False, "remind_at": None}
 
 
+def end_by_vote(s: Session, game: GameRow, voted: tuple[dict[str, Any], dict[str, Any]],
+                now: datetime) -> dict[str, Any]:
+    """End ``game`` as its players voted (:func:`vote_outcome`): its new state, the
+    columns of a finished game, and the turn's pending orders deleted (they will never
+    be adjudicated nor shown). The outcome, for the notice."""
+    game.state, ended = voted
+    for key, value in finish_values(ended, now).items():
+        setattr(game, key, value)
+    s.execute(delete(PendingOrdersRow).where(PendingOrdersRow.game_id == game.id,
+                                          PendingOrdersRow.turn == game.turn))
+    return ended
+
+
 def process_phase(j: Judge, game_id: int, turn: int | None = None, *,
                   wait: bool = True) -> bool:
     """Process the game's current phase if it is still ``turn`` (any, if None).

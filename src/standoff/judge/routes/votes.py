@@ -26,7 +26,6 @@ The rules (``processing.vote_outcome`` applies them):
 from __future__ import annotations
 
 from fastapi import APIRouter
-from sqlalchemy import delete
 from sqlalchemy.orm import Session
 
 from ..access import (
@@ -41,8 +40,8 @@ from ..auth import Caller, CallerDep
 from ..context import JudgeDep
 from ..db import utcnow
 from ..errors import ERROR_RESPONSES, conflict, forbidden, invalid
-from ..models import GameRow, PendingOrdersRow, Seat
-from ..processing import finish_values, vote_outcome
+from ..models import GameRow, Seat
+from ..processing import end_by_vote, vote_outcome
 from ..schemas import GameId, VoteIn, VoteOut, VotesOut
 
 router = APIRouter(prefix="/api/v1", tags=["votes"], responses=ERROR_RESPONSES)
@@ -89,13 +88,7 @@ def vote(game_id: GameId, body: VoteIn, who: CallerDep, j: JudgeDep) -> VoteOut:
         s.flush()
         voted = vote_outcome(rules, game.state, seats_of(s, game_id))
         if voted is not None:
-            now = utcnow()
-            game.state, ended = voted
-            for key, value in finish_values(ended, now).items():
-                setattr(game, key, value)
-            # the turn's pending orders will never be adjudicated nor shown
-            s.execute(delete(PendingOrdersRow).where(PendingOrdersRow.game_id == game_id,
-                                                  PendingOrdersRow.turn == game.turn))
+            ended = end_by_vote(s, game, voted, utcnow())
         out = _out(seat, game)
     if ended is not None:
         j.notify("game_finished", game_id, outcome=ended)
