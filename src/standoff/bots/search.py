@@ -384,7 +384,11 @@ def position_value(variant: Variant, position: Position, power: str,
     value = UNIT_VALUE * units
     value -= DISLODGED_PENALTY * sum(1 for d in position.dislodged if d.unit.power == power)
     owners = position.centres
-    for c in counted:
+    # in a fixed order: a float sum taken in a set's order (which follows the
+    # process's string-hash seed) rounds differently from one process to another, and
+    # a near-tie between two plans then falls another way (the same record, seed and
+    # settings must give the same answer in any process: the bots' contract)
+    for c in sorted(counted):
         owner = occupant.get(c) or owners.get(c)
         near = reach.get(c)
         own = near.get(power, 0) if near else 0
