@@ -46,7 +46,8 @@ def test_create_game(api: Api) -> None:
     assert game["deadlines"]["movement"] == 600 and game["deadlines"]["retreat"] > 0
     assert game["master"] is not None  # the master sees themselves
     assert all(p == {"player": None, "submitted": False, "ready": False, "nmr": 0,
-                     "to_order": False, "bot": None, "away": False, "open": False}
+                     "to_order": False, "adjustment": 0, "bot": None, "away": False,
+                     "open": False}
                for p in game["powers"].values())
     assert game["position"]["units"]["france"] == ["A MAR", "A PAR", "F BRE"]
 
