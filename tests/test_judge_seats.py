@@ -306,7 +306,9 @@ def test_at_its_end_an_absence_gives_the_seat_back(db_url: str,
     until = datetime.now(UTC) + AHEAD
     declare(api, table, "russia", None, until)
     declare(api, table, "france", None, until, bot="random")
-    assert api.game(table)["powers"]["russia"]["ready"]  # holds from now
+    seen = api.game(table)["powers"]["russia"]
+    if datetime.now(UTC) < until:  # read while the absence ran (a loaded machine may not)
+        assert seen["ready"] and seen["away"], seen  # holds from now
     wait_for(api, table.id, table.master, lambda g: not g["powers"]["russia"]["away"]
              and not g["powers"]["france"]["away"], what="both seats given back")
     others = Table(table.id, table.master,
