@@ -151,6 +151,14 @@ def main() -> None:  # pragma: no cover - run as the worker, measured by the jud
     except MemoryError:
         print("MemoryError", file=sys.stderr)
         sys.exit(3)
+    except SystemError as exc:
+        # the compiled core's C code meets a failed allocation under the cap as a NULL
+        # return with no exception set, which Python reports as this SystemError (seen
+        # at a 20 MiB cap): the same "needed more memory" as the pure core's MemoryError
+        if "without exception set" not in str(exc):
+            raise
+        print("MemoryError", file=sys.stderr)
+        sys.exit(3)
     print(verdict.to_json())
 
 
