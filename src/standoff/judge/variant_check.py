@@ -134,7 +134,10 @@ def check_in_worker(text: str, *, seconds: float, memory_mib: int) -> Verdict:
         except (ValueError, KeyError, TypeError):
             pass
     err = stderr.decode("utf-8", "replace")
-    if "MemoryError" in err or code in (-9, 137):
+    # out of its address space: Python's MemoryError, or, in the compiled core's C code
+    # (its modules may still be loading when the cap is set), a failed allocation that
+    # Python reports as "SystemError: error return without exception set"
+    if "MemoryError" in err or "without exception set" in err or code in (-9, 137):
         return Verdict([f"checking the variant file needed more than {memory_mib} MiB: "
                         "make it smaller"])
     if code in (-24, 152):  # SIGXCPU
@@ -149,14 +152,6 @@ def main() -> None:  # pragma: no cover - run as the worker, measured by the jud
     try:
         verdict = check_text(text)
     except MemoryError:
-        print("MemoryError", file=sys.stderr)
-        sys.exit(3)
-    except SystemError as exc:
-        # the compiled core's C code meets a failed allocation under the cap as a NULL
-        # return with no exception set, which Python reports as this SystemError (seen
-        # at a 20 MiB cap): the same "needed more memory" as the pure core's MemoryError
-        if "without exception set" not in str(exc):
-            raise
         print("MemoryError", file=sys.stderr)
         sys.exit(3)
     print(verdict.to_json())
