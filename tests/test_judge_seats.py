@@ -309,9 +309,8 @@ def test_at_its_end_an_absence_gives_the_seat_back(db_url: str,
     seen = api.game(table)["powers"]["russia"]
     if datetime.now(UTC) < until:  # read while the absence ran (a loaded machine may not)
         assert seen["ready"] and seen["away"], seen  # holds from now
-    # given back: shown as no longer away once ``until`` passes, and its ready flag
-    # lowered at the scheduler's next look (a phase made due before that look is the
-    # one window in which the absence's hold still counts: one look, documented)
+    # given back: no longer away, and not ready (the absence's hold lapses at ``until``;
+    # the scheduler's look then lowers the flag itself)
     wait_for(api, table.id, table.master,
              lambda g: all(not g["powers"][p]["away"] and not g["powers"][p]["ready"]
                            for p in ("russia", "france")), what="both seats given back")
@@ -336,6 +335,34 @@ def test_at_its_end_an_absence_gives_the_seat_back(db_url: str,
     for power in ("russia", "france"):  # the new phase is the person's
         seat = game["powers"][power]
         assert not seat["ready"] and not seat["submitted"] and seat["bot"] is None, seat
+    assert server_trouble(servers) == []
+
+
+def test_an_absences_hold_lapses_at_its_end_before_the_scheduler_looks(
+        db_url: str, servers: list[ServerProcess]) -> None:
+    """Issue 28 section 4, "returns to them afterwards": at ``until`` the seat is the
+    person's again at once, not at the scheduler's next look. With a scheduler that
+    looks only every minute, a holding absence that has ended no longer counts as
+    ready: the others' ready does not process the phase, the game view shows the
+    seat not ready, and the person's own ready (which gives the seat back itself)
+    does."""
+    server = ServerProcess(db_url, None, (), None, STANDOFF_POLL_INTERVAL="60").start()
+    servers.append(server)
+    api = server.client()
+    table = api.full_game()
+    until = datetime.now(UTC) + AHEAD
+    declare(api, table, "russia", None, until)
+    wait_for(api, table.id, table.master, lambda g: not g["powers"]["russia"]["away"],
+             what="russia's absence over")
+    others = Table(table.id, table.master,
+                   {p: tok for p, tok in table.players.items() if p != "russia"})
+    everyone_else_ready(api, others, "russia")
+    game = api.game(table)
+    assert game["phase"] == "S1901M" and not game["powers"]["russia"]["ready"]
+    done = api.json("POST", f"/games/{table.id}/ready", table.players["russia"],
+                    {"ready": True})
+    assert done["processed"]
+    assert api.game(table)["phase"] == "F1901M"
     assert server_trouble(servers) == []
 
 

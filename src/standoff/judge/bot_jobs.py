@@ -43,7 +43,7 @@ from .access import lock_game, seats_of
 from .context import Judge
 from .db import utcnow
 from .models import BotJob, PendingOrdersRow
-from .seating import stand
+from .seating import all_ready, stand
 
 log = logging.getLogger("standoff.judge")
 
@@ -191,7 +191,7 @@ def finish(j: Judge, outcomes: list[JobOutcome]) -> bool:
         if not live or game is None:
             return False
         s.flush()
-        if all(p in seats and seats[p].ready_turn == turn for p in game.to_order):
+        if all_ready(game, seats, turn, now):
             game.process_requested = True
         return game.process_requested
 

@@ -22,7 +22,7 @@ from .context import Judge
 from .db import utcnow
 from .models import GameRow, PendingOrdersRow, Seat, User
 from .schemas import AwayOut, BotFailureOut, GameOut, PowerOut
-from .seating import stand
+from .seating import counts_ready, stand
 from .variants import VariantUnavailable
 
 Status = Literal["forming", "active", "finished"]
@@ -50,7 +50,7 @@ def game_out(s: Session, game: GameRow, who: Caller, j: Judge) -> GameOut:
             player=names.get(seat.user_id) if seat is not None and shown
             and seat.user_id is not None else None,
             submitted=active and power in submitted,
-            ready=active and seat is not None and seat.ready_turn == game.turn,
+            ready=active and seat is not None and counts_ready(seat, game.turn, now),
             nmr=seat.nmr if seat is not None else 0,
             to_order=active and power in game.to_order,
             adjustment=due.get(power, 0),

@@ -15,14 +15,16 @@ stored, read under the lock, so that two merges at once lose neither.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy.orm import Session
 
+from .access import seats_of
 from .db import utcnow
-from .models import PendingOrdersRow, Seat
+from .models import GameRow, PendingOrdersRow, Seat
 from .rules import Rules
-from .seating import person_returns
+from .seating import all_ready, end_absence, is_away, person_returns
 
 
 def pending(s: Session, game_id: int, turn: int, power: str) -> list[str]:
@@ -48,6 +50,21 @@ def merge(s: Session, rules: Rules, state: dict[str, Any], game_id: int, turn: i
     canonical = rules.check_orders(state, power, given, stored)
     _write(s, row, game_id, turn, power, canonical, merged=True)
     return canonical
+
+
+def say_ready(s: Session, game: GameRow, seat: Seat, ready: bool, now: datetime) -> None:
+    """The person says their power is (or is no longer) done with this phase, the
+    game's row locked. An absence whose ``until`` has passed is given back first, as
+    the scheduler's next look would (so the look cannot lower the flag the person
+    has just raised); when every power that must order is then ready, the phase is
+    made due."""
+    if seat.away_started and not is_away(seat, now):
+        end_absence(seat)
+    seat.ready_turn = game.turn if ready else None
+    s.flush()
+    if ready and not game.process_requested \
+            and all_ready(game, seats_of(s, game.id), game.turn, now):
+        game.process_requested = True
 
 
 def _write(s: Session, row: PendingOrdersRow | None, game_id: int, turn: int, power: str,

@@ -26,7 +26,7 @@ takeover happens if the game asks for one.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
@@ -51,6 +51,21 @@ def is_away(seat: Seat, now: datetime) -> bool:
     """The seat's person declared an absence that covers ``now``."""
     return (seat.user_id is not None and seat.away_from is not None
             and seat.away_until is not None and seat.away_from <= now < seat.away_until)
+
+
+def counts_ready(seat: Seat, turn: int, now: datetime) -> bool:
+    """Whether the seat is ready for ``turn``: its flag is up, and not only because an
+    absence whose ``until`` has now passed raised it. The scheduler gives such a seat
+    back at its next look (lowering the flag); until then the absence's hold no longer
+    counts, so no phase is made due on it after the person is back."""
+    if seat.ready_turn != turn:
+        return False
+    return not (seat.away_started and not is_away(seat, now))
+
+
+def all_ready(game: GameRow, seats: Mapping[str, Seat], turn: int, now: datetime) -> bool:
+    """Every power that must order this phase has a seat that :func:`counts_ready`."""
+    return all(p in seats and counts_ready(seats[p], turn, now) for p in game.to_order)
 
 
 def stand(seat: Seat, now: datetime) -> Stand:
@@ -103,7 +118,7 @@ def open_phase(s: Session, game: GameRow, seats: dict[str, Seat], now: datetime,
                 and power not in bots:
             seat.ready_turn = turn
     s.flush()
-    return all(p in seats and seats[p].ready_turn == turn for p in game.to_order)
+    return all_ready(game, seats, turn, now)
 
 
 def reopen_seat(s: Session, game: GameRow, power: str, now: datetime,
@@ -116,7 +131,7 @@ def reopen_seat(s: Session, game: GameRow, power: str, now: datetime,
     if power in seats:
         # (open_phase's answer covers the one seat it was given: ask of them all)
         open_phase(s, game, {power: seats[power]}, now, may_order)
-        _due_if_all_ready(game, seats)
+        _due_if_all_ready(game, seats, now)
 
 
 def begin_absence(s: Session, game: GameRow, seat: Seat, now: datetime,
@@ -141,7 +156,7 @@ def begin_absence(s: Session, game: GameRow, seat: Seat, now: datetime,
     if seat.power in game.to_order:
         seat.ready_turn = game.turn
     s.flush()
-    _due_if_all_ready(game, _seats(s, game))
+    _due_if_all_ready(game, _seats(s, game), now)
 
 
 def end_absence(seat: Seat) -> None:
@@ -161,9 +176,9 @@ def _seats(s: Session, game: GameRow) -> dict[str, Seat]:
     return {seat.power: seat for seat in s.scalars(select(Seat).where(Seat.game_id == game.id))}
 
 
-def _due_if_all_ready(game: GameRow, seats: dict[str, Seat]) -> None:
+def _due_if_all_ready(game: GameRow, seats: dict[str, Seat], now: datetime) -> None:
     """Mark the phase for processing when every power that must order is ready."""
-    if all(p in seats and seats[p].ready_turn == game.turn for p in game.to_order):
+    if all_ready(game, seats, game.turn, now):
         game.process_requested = True
 
 

@@ -21,9 +21,10 @@ from fastapi import APIRouter
 from sqlalchemy.orm import Session
 
 from .. import orders
-from ..access import game_for_update, get_game, player_seat, require_active, seats_of
+from ..access import game_for_update, get_game, player_seat, require_active
 from ..auth import Caller, CallerDep
 from ..context import JudgeDep
+from ..db import utcnow
 from ..errors import ERROR_RESPONSES, conflict
 from ..models import GameRow, Seat
 from ..processing import request_processing
@@ -147,12 +148,7 @@ def set_ready(game_id: GameId, body: ReadyIn, who: CallerDep, j: JudgeDep) -> Re
         game = game_for_update(s, game_id)
         seat = player_seat(s, game, who)
         require_active(game)
-        seat.ready_turn = game.turn if body.ready else None
-        s.flush()
-        if body.ready and not game.process_requested:
-            seats = seats_of(s, game_id)
-            if all(p in seats and seats[p].ready_turn == game.turn for p in game.to_order):
-                game.process_requested = True
+        orders.say_ready(s, game, seat, body.ready, utcnow())
         requested, turn, phase, power = game.process_requested, game.turn, game.phase, seat.power
     processed = False
     if requested:
