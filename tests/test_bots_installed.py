@@ -47,10 +47,14 @@ NOT_A_BOT = 3
 '''
 
 
+BROKEN = "raise RuntimeError('this module cannot be imported')\n"
+
+
 def install(folder: Path, entries: dict[str, str]) -> Path:
     """A distribution ``standoff-holder`` in ``folder`` naming ``entries`` (name ->
     ``module:object``) as bots, with the module above."""
     (folder / "standoff_holder.py").write_text(MODULE)
+    (folder / "standoff_broken.py").write_text(BROKEN)
     info = folder / "standoff_holder-1.0.dist-info"
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: standoff-holder\n"
@@ -64,7 +68,8 @@ def install(folder: Path, entries: dict[str, str]) -> Path:
 def installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     folder = install(tmp_path, {"holder": "standoff_holder:HoldingBot",
                                 "heuristic": "standoff_holder:HoldingBot",
-                                "broken": "standoff_holder:NOT_A_BOT"})
+                                "broken": "standoff_holder:NOT_A_BOT",
+                                "crashing": "standoff_broken:Bot"})
     monkeypatch.syspath_prepend(str(folder))
     yield folder
 
@@ -91,6 +96,10 @@ def test_an_installed_entry_that_is_no_bot_is_refused_with_a_sentence(
         bots.load("broken")
     with pytest.raises(ValueError, match=r"unknown bot 'nobody'.*holder"):
         bots.load("nobody")
+    with pytest.raises(ValueError, match=r"'crashing'.*RuntimeError: this module cannot"):
+        bots.load("crashing")  # a module that raises anything on import: a sentence
+    with pytest.raises(ValueError, match=r"'holder' refused its settings \['colour'\]"):
+        bots.load("holder", colour="red")
     (installed / "standoff_holder.py").unlink()  # the package's module gone
     monkeypatch.delitem(sys.modules, "standoff_holder", raising=False)
     importlib.invalidate_caches()

@@ -165,7 +165,7 @@ def names() -> list[str]:
 def _loads(name: str) -> bool:
     try:
         return _factory(name) is not None
-    except (ImportError, AttributeError, ValueError):
+    except ValueError:
         return False
 
 
@@ -180,9 +180,9 @@ def _factory(name: str) -> Callable[..., Bot] | None:
         return None
     try:
         made = found.load()
-    except (ImportError, AttributeError) as exc:
+    except Exception as exc:  # another package's module: anything may go wrong in it
         raise ValueError(f"the installed bot {name!r} ({found.value}) cannot be "
-                         f"loaded: {exc}") from exc
+                         f"loaded: {type(exc).__name__}: {exc}") from exc
     if not callable(made):
         raise ValueError(f"the installed bot {name!r} ({found.value}) is not callable")
     factory: Callable[..., Bot] = made
@@ -196,7 +196,11 @@ def load(name: str, *, seed: int | None = None, **settings: Setting) -> Bot:
     factory = _factory(name)
     if factory is None:
         raise ValueError(f"unknown bot {name!r} (bots: {', '.join(names())})")
-    bot = factory(seed=seed, **settings)
+    try:
+        bot = factory(seed=seed, **settings)
+    except TypeError as exc:  # an installed bot's factory refusing a setting
+        raise ValueError(f"bot {name!r} refused its settings {sorted(settings)}: {exc}") \
+            from exc
     if not callable(getattr(bot, "orders", None)):
         raise ValueError(f"the installed bot {name!r} made {bot!r}, which has no orders()")
     return bot
@@ -212,7 +216,10 @@ def describe() -> list[dict[str, str]]:
         assert factory is not None
         said = getattr(factory, "description", None)
         if not isinstance(said, str) or not said:
-            said = str(getattr(factory(seed=0), "description", "") or "")
+            try:
+                said = str(getattr(factory(seed=0), "description", "") or "")
+            except Exception:  # another package's bot that cannot be made: no sentence
+                said = ""
         out.append({"name": n, "description": said})
     return out
 
