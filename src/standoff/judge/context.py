@@ -23,6 +23,7 @@ from typing import Annotated, Any
 from fastapi import Depends, Request
 
 from .db import Database
+from .memo import TurnMemo
 from .settings import Settings
 from .streams import StreamGate
 from .variants import VariantStore
@@ -45,11 +46,14 @@ class Judge:
     variants: VariantStore = field(init=False)
     #: the event streams this process holds open (GET .../events)
     streams: StreamGate = field(init=False)
+    #: each Winter turn's builds and removals, worked out once (``game_view``)
+    adjustments: TurnMemo[dict[str, int]] = field(init=False)
 
     def __post_init__(self) -> None:
         self.variants = VariantStore(self.settings)
         self.streams = StreamGate(self.settings.event_streams_max,
                                   self.settings.event_streams_per_account)
+        self.adjustments = TurnMemo()
 
     def notify(self, event: str, game_id: int, **data: Any) -> None:
         for listener in self.listeners:

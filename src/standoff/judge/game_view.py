@@ -98,10 +98,15 @@ def _adjustments(j: Judge, game: GameRow) -> dict[str, int]:
     name ends in its kind's letter, ``A`` for adjustments)."""
     if game.status != "active" or not game.phase.upper().endswith("A"):
         return {}
+    known = j.adjustments.get(game.id, game.turn)  # (a turn's position never changes)
+    if known is not None:
+        return dict(known)
     try:
-        return j.variants.rules(game).adjustments(game.state)
+        counted = j.variants.rules(game).adjustments(game.state)
     except VariantUnavailable:
         return {}
+    j.adjustments.put(game.id, game.turn, counted)
+    return dict(counted)
 
 
 def _notes(j: Judge, game: GameRow) -> list[str]:
