@@ -152,3 +152,18 @@ def test_a_replaced_player_is_told_the_stream_ends(server: ServerProcess,
     germany.next("game")
     api.json("POST", f"/games/{table.id}/master/seats/germany/open", table.master, {})
     assert "private" in germany.next("end")["detail"]
+
+
+def test_a_turn_memo_keeps_the_most_recent_turns() -> None:
+    """What every open stream asks once a second in a Winter (each power's builds) is
+    worked out once per turn: the memo gives it back, forgets the least recently used
+    turn past its size, and a new turn of the same game is a new question."""
+    from standoff.judge.memo import TurnMemo
+
+    memo: TurnMemo[dict[str, int]] = TurnMemo(most=2)
+    memo.put(1, 5, {"france": 1})
+    memo.put(2, 5, {"italy": -1})
+    assert memo.get(1, 5) == {"france": 1}  # game 1 is now the most recent
+    memo.put(3, 2, {})
+    assert memo.get(2, 5) is None and memo.get(1, 5) == {"france": 1}
+    assert memo.get(1, 6) is None
