@@ -94,9 +94,8 @@ def _powers(j: Judge, game: GameRow, seats: dict[str, Seat]) -> list[str]:
 
 def _adjustments(j: Judge, game: GameRow) -> dict[str, int]:
     """Each power's builds (positive) or removals (negative) due, in an adjustment
-    phase of a running game; the rules build the position only then (a phase's short
-    name ends in its kind's letter, ``A`` for adjustments)."""
-    if game.status != "active" or not game.phase.upper().endswith("A"):
+    phase of a running game (the rules build the position only then)."""
+    if game.status != "active":
         return {}
     known = j.adjustments.get(game.id, game.turn)  # (a turn's position never changes)
     if known is not None:

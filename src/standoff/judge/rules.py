@@ -290,10 +290,13 @@ class Rules:
         record = self._load(state)
         return record.phase_name, KINDS[record.position.phase.kind.value]
 
+    def _phase(self, state: dict[str, Any]) -> Phase:
+        """The state's phase, read from its position's name alone (no game built)."""
+        return Phase.parse(str(state["position"]["phase"]), self.variant.calendar)
+
     def phase_title(self, state: dict[str, Any]) -> str:
         """The state's phase as people read it: ``Spring 1902, Movement``."""
-        record = self._load(state)
-        return record.position.phase.long_name(self.variant.calendar)
+        return self._phase(state).long_name(self.variant.calendar)
 
     def phase_title_of(self, phase: str) -> str:
         """A phase's short name (``S1902M``) as people read it, without building a
@@ -308,11 +311,11 @@ class Rules:
         """power -> builds (positive) or removals (negative) due in the state's
         phase, as the rules count them (builds limited by the free sites the
         variant's build rule allows); empty outside an adjustment phase. The pages
-        show this count rather than subtracting units from centres."""
-        position = self._load(state).position
-        if position.phase.kind is not PhaseKind.ADJUSTMENT:
+        show this count rather than subtracting units from centres. The game is
+        built only in an adjustment phase."""
+        if self._phase(state).kind is not PhaseKind.ADJUSTMENT:
             return {}
-        return adjustment_counts(self.variant, position)
+        return adjustment_counts(self.variant, self._load(state).position)
 
     def powers_to_order(self, state: dict[str, Any]) -> list[str]:
         """The powers that must act this phase (units, retreats, adjustments): the

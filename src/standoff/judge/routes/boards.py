@@ -37,11 +37,9 @@ BoardKey = Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]{1,40}$",
 
 
 def _adjustments(rules: Rules, state: dict[str, Any]) -> dict[str, int]:
-    """A step's builds and removals as the rules count them; only an adjustment step
-    (its short name ends in ``A``) has the position built to ask."""
-    if state.get("outcome") or not str(state["position"]["phase"]).upper().endswith("A"):
-        return {}
-    return rules.adjustments(state)
+    """A step's builds and removals as the rules count them (none once its game is
+    over)."""
+    return {} if state.get("outcome") else rules.adjustments(state)
 
 
 def _out(board: BoardRow, user_id: int | None, rules: Rules) -> BoardOut:
