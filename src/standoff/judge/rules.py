@@ -287,8 +287,8 @@ class Rules:
 
     def phase_of(self, state: dict[str, Any]) -> tuple[str, str]:
         """(short phase name, phase kind) of the state's current phase."""
-        record = self._load(state)
-        return record.phase_name, KINDS[record.position.phase.kind.value]
+        phase = self._phase(state)
+        return phase.name(self.variant.calendar), KINDS[phase.kind.value]
 
     def _phase(self, state: dict[str, Any]) -> Phase:
         """The state's phase, read from its position's name alone (no game built)."""
